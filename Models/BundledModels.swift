@@ -1,0 +1,60 @@
+import BlazeEngine
+import Foundation
+
+/// The converted MediaPipe models shipped with BlazeKit (`Models/bkm/*.bkm`, see Models/README.md),
+/// and where to find them at run time.
+///
+/// Lookup order: an explicit `directoryOverride`, the `BLAZEKIT_MODELS_DIR` environment variable,
+/// the SwiftPM resource bundle next to the executable, then the source checkout. Unlike
+/// `Bundle.module`, a missing bundle is a thrown error, never a trap.
+public enum BundledModel: String, CaseIterable, Sendable {
+    case faceDetectionShortRange = "face_detection_short_range"
+    case faceDetectionFullRangeSparse = "face_detection_full_range_sparse"
+    case palmDetectionFull = "palm_detection_full"
+    case palmDetectionLite = "palm_detection_lite"
+    case handLandmarkFull = "hand_landmark_full"
+    case handLandmarkLite = "hand_landmark_lite"
+    case faceLandmarksDetector = "face_landmarks_detector"
+    case faceBlendshapes = "face_blendshapes"
+
+    /// File name, e.g. `palm_detection_full.bkm`.
+    public var fileName: String { rawValue + ".bkm" }
+
+    /// URL of this model's file; throws `BlazeError(.io)` listing the places searched.
+    public func url(directoryOverride: URL? = nil) throws -> URL {
+        let candidates = BundledModels.searchDirectories(override: directoryOverride)
+        for dir in candidates {
+            let url = dir.appendingPathComponent(fileName)
+            if FileManager.default.isReadableFile(atPath: url.path) { return url }
+        }
+        throw BlazeError(.io, "cannot find \(fileName); searched \(candidates.map(\.path).joined(separator: ", ")). Set BLAZEKIT_MODELS_DIR or pass a model directory.")
+    }
+
+    /// Loads the model.
+    public func load(directoryOverride: URL? = nil) throws -> Model {
+        try Model(contentsOf: url(directoryOverride: directoryOverride))
+    }
+}
+
+public enum BundledModels {
+    /// Name of the environment variable that overrides the model directory.
+    public static let environmentVariable = "BLAZEKIT_MODELS_DIR"
+
+    static func searchDirectories(override: URL?) -> [URL] {
+        var dirs: [URL] = []
+        if let override { dirs.append(override) }
+        if let env = ProcessInfo.processInfo.environment[environmentVariable], !env.isEmpty {
+            dirs.append(URL(fileURLWithPath: env, isDirectory: true))
+        }
+        let bundleName = "BlazeKit_BlazeModels.resources"
+        var roots = [Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent()]
+        if let exe = Bundle.main.executableURL?.resolvingSymlinksInPath().deletingLastPathComponent() { roots.append(exe) }
+        for b in Bundle.allBundles { roots.append(b.bundleURL.deletingLastPathComponent()) }
+        for root in roots {
+            dirs.append(root.appendingPathComponent(bundleName).appendingPathComponent("bkm"))
+        }
+        // Source checkout (development builds): Models/bkm next to this file.
+        dirs.append(URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("bkm"))
+        return dirs
+    }
+}

@@ -1,0 +1,234 @@
+import BlazeEngine
+
+/// A parsed `.tflite` model: the parts of the schema the converter needs, read eagerly from a
+/// `FlatBuffer` with every index checked (tensor, buffer and opcode references are in range).
+/// Operator options stay as `FBTable`s and are read by the per-builtin translators.
+struct TFLiteModel: Sendable {
+    struct OperatorCode: Sendable {
+        /// `max(deprecated_builtin_code, builtin_code)`: old files only set the former, codes > 127 only the latter.
+        var builtin: BuiltinOperator
+        var customCode: String?
+        var version: Int
+    }
+
+    struct DimensionMetadata: Sendable {
+        enum Format: Sendable { case dense, sparseCSR }
+        var format: Format
+        var denseSize: Int
+        var segments: [Int]
+        var indices: [Int]
+    }
+
+    struct Sparsity: Sendable {
+        var traversalOrder: [Int]
+        var blockMap: [Int]
+        var dimMetadata: [DimensionMetadata]
+    }
+
+    struct Tensor: Sendable {
+        var name: String
+        var shape: [Int]
+        var type: TFLiteTensorType
+        var buffer: Int
+        var sparsity: Sparsity?
+        var isVariable: Bool
+    }
+
+    struct Operator: Sendable {
+        var opcodeIndex: Int
+        /// Tensor indices; -1 marks an omitted optional input.
+        var inputs: [Int]
+        var outputs: [Int]
+        var optionsType: UInt8
+        var options: FBTable?
+    }
+
+    struct Metadata: Sendable {
+        var name: String
+        var buffer: Int
+    }
+
+    let file: FlatBuffer
+    var version: UInt32
+    var description: String?
+    var operatorCodes: [OperatorCode]
+    /// Subgraph 0, the main graph.
+    var tensors: [Tensor]
+    var inputs: [Int]
+    var outputs: [Int]
+    var operators: [Operator]
+    var subgraphCount: Int
+    /// Byte range of each buffer's data in `file` (empty for buffers without data).
+    var buffers: [Range<Int>]
+    var metadata: [Metadata]
+
+    /// Bytes of buffer `index` (empty if it has none).
+    func bufferBytes(_ index: Int) -> ArraySlice<UInt8> {
+        buffers.indices.contains(index) ? file.bytes[buffers[index]] : []
+    }
+
+    /// Whether tensor `index` has constant data in a buffer.
+    func hasData(_ index: Int) -> Bool {
+        let b = tensors[index].buffer
+        return buffers.indices.contains(b) && !buffers[b].isEmpty
+    }
+
+    init(bytes: [UInt8]) throws {
+        let fb = FlatBuffer(bytes)
+        file = fb
+        let root = try fb.rootTable(fileIdentifier: "TFL3")
+        typealias F = TFLiteField
+        version = try root.scalar(F.Model.version, default: UInt32(0))
+        description = try root.string(F.Model.description)
+
+        // Buffers first, so tensor references can be checked.
+        var buffers: [Range<Int>] = []
+        if let v = try root.vector(F.Model.buffers, elementSize: 4) {
+            buffers.reserveCapacity(v.count)
+            for i in 0..<v.count {
+                buffers.append(try Self.readBuffer(v.table(at: i), index: i, file: fb))
+            }
+        }
+        self.buffers = buffers
+
+        var codes: [OperatorCode] = []
+        if let v = try root.vector(F.Model.operatorCodes, elementSize: 4) {
+            for i in 0..<v.count {
+                let t = try v.table(at: i)
+                let deprecated = Int32(try t.scalar(F.OperatorCode.deprecatedBuiltinCode, default: Int8(0)))
+                let builtin = try t.scalar(F.OperatorCode.builtinCode, default: Int32(0))
+                codes.append(OperatorCode(builtin: BuiltinOperator(rawValue: max(deprecated, builtin)),
+                                          customCode: try t.string(F.OperatorCode.customCode),
+                                          version: Int(try t.scalar(F.OperatorCode.version, default: Int32(1)))))
+            }
+        }
+        operatorCodes = codes
+
+        guard let subgraphs = try root.vector(F.Model.subgraphs, elementSize: 4), subgraphs.count >= 1 else {
+            throw BlazeError(.corruptModel, "TFLite model has no subgraph")
+        }
+        subgraphCount = subgraphs.count
+        let sg = try subgraphs.table(at: 0)
+
+        var tensors: [Tensor] = []
+        if let v = try sg.vector(F.SubGraph.tensors, elementSize: 4) {
+            tensors.reserveCapacity(v.count)
+            for i in 0..<v.count {
+                let t = try v.table(at: i)
+                let buffer = Int(try t.scalar(F.Tensor.buffer, default: UInt32(0)))
+                guard buffer == 0 || buffers.indices.contains(buffer) else {
+                    throw BlazeError(.corruptModel, "TFLite tensor \(i) refers to missing buffer \(buffer)")
+                }
+                tensors.append(Tensor(
+                    name: try t.string(F.Tensor.name) ?? "tensor_\(i)",
+                    shape: try t.ints(F.Tensor.shape, as: Int32.self),
+                    type: TFLiteTensorType(rawValue: try t.scalar(F.Tensor.type, default: Int8(0))),
+                    buffer: buffers.indices.contains(buffer) ? buffer : -1,
+                    sparsity: try t.table(F.Tensor.sparsity).map(Self.readSparsity),
+                    isVariable: try t.bool(F.Tensor.isVariable, default: false)))
+            }
+        }
+        self.tensors = tensors
+
+        func checkedTensorList(_ list: [Int], allowOmitted: Bool, _ what: String) throws -> [Int] {
+            for t in list where !(tensors.indices.contains(t) || (allowOmitted && t == -1)) {
+                throw BlazeError(.corruptModel, "TFLite \(what) refers to missing tensor \(t)")
+            }
+            return list
+        }
+        inputs = try checkedTensorList(sg.ints(F.SubGraph.inputs, as: Int32.self), allowOmitted: false, "subgraph input")
+        outputs = try checkedTensorList(sg.ints(F.SubGraph.outputs, as: Int32.self), allowOmitted: false, "subgraph output")
+
+        var operators: [Operator] = []
+        if let v = try sg.vector(F.SubGraph.operators, elementSize: 4) {
+            operators.reserveCapacity(v.count)
+            for i in 0..<v.count {
+                let t = try v.table(at: i)
+                let opcode = Int(try t.scalar(F.Operator.opcodeIndex, default: UInt32(0)))
+                guard codes.indices.contains(opcode) else {
+                    throw BlazeError(.corruptModel, "TFLite operator \(i) has opcode index \(opcode) of \(codes.count)")
+                }
+                let options = try t.union(typeID: F.Operator.builtinOptionsType)
+                operators.append(Operator(
+                    opcodeIndex: opcode,
+                    inputs: try checkedTensorList(t.ints(F.Operator.inputs, as: Int32.self), allowOmitted: true, "operator \(i) input"),
+                    outputs: try checkedTensorList(t.ints(F.Operator.outputs, as: Int32.self), allowOmitted: false, "operator \(i) output"),
+                    optionsType: options.type, options: options.table))
+            }
+        }
+        self.operators = operators
+
+        var metadata: [Metadata] = []
+        if let v = try root.vector(F.Model.metadata, elementSize: 4) {
+            for i in 0..<v.count {
+                let t = try v.table(at: i)
+                let b = Int(try t.scalar(F.Metadata.buffer, default: UInt32(0)))
+                guard buffers.indices.contains(b) else {
+                    throw BlazeError(.corruptModel, "TFLite metadata \(i) refers to missing buffer \(b)")
+                }
+                metadata.append(Metadata(name: try t.string(F.Metadata.name) ?? "", buffer: b))
+            }
+        }
+        self.metadata = metadata
+    }
+
+    /// A buffer's data: the `data` vector, or for models that keep buffers after the flatbuffer
+    /// (files over 2 GB) the `offset`/`size` pair, relative to the start of the file.
+    private static func readBuffer(_ t: FBTable, index: Int, file: FlatBuffer) throws -> Range<Int> {
+        typealias F = TFLiteField.Buffer
+        if let data = try t.vector(F.data, elementSize: 1), data.count > 0 {
+            return data.byteRange
+        }
+        let offset = try t.scalar(F.offset, default: UInt64(0))
+        let size = try t.scalar(F.size, default: UInt64(0))
+        // offset 0 or 1 means "no external data" (1 is the writer's placeholder).
+        guard offset > 1, size > 0 else { return 0..<0 }
+        guard let start = Int(exactly: offset), let count = Int(exactly: size) else {
+            throw BlazeError(.corruptModel, "TFLite buffer \(index) has external data at \(offset)+\(size), outside the file")
+        }
+        do {
+            try file.checkRange(start, count, "external data of buffer \(index)")
+        } catch {
+            throw BlazeError(.corruptModel, "TFLite buffer \(index) has external data at \(offset)+\(size), outside the \(file.count)-byte file")
+        }
+        return start..<(start + count)
+    }
+
+    private static func readSparsity(_ t: FBTable) throws -> Sparsity {
+        typealias F = TFLiteField.Sparsity
+        typealias D = TFLiteField.DimensionMetadata
+        var dims: [DimensionMetadata] = []
+        if let v = try t.vector(F.dimMetadata, elementSize: 4) {
+            for i in 0..<v.count {
+                let d = try v.table(at: i)
+                let format: DimensionMetadata.Format
+                switch try d.scalar(D.format, default: Int8(0)) {
+                case 0: format = .dense
+                case 1: format = .sparseCSR
+                case let f: throw BlazeError(.corruptModel, "TFLite sparsity dimension \(i) has unknown format \(f)")
+                }
+                dims.append(DimensionMetadata(
+                    format: format,
+                    denseSize: Int(try d.scalar(D.denseSize, default: Int32(0))),
+                    segments: try readIndexVector(d, typeID: D.arraySegmentsType),
+                    indices: try readIndexVector(d, typeID: D.arrayIndicesType)))
+            }
+        }
+        return Sparsity(traversalOrder: try t.ints(F.traversalOrder, as: Int32.self),
+                        blockMap: try t.ints(F.blockMap, as: Int32.self),
+                        dimMetadata: dims)
+    }
+
+    /// A `SparseIndexVector` union: Int32Vector (1), Uint16Vector (2) or Uint8Vector (3).
+    private static func readIndexVector(_ t: FBTable, typeID: Int) throws -> [Int] {
+        let u = try t.union(typeID: typeID)
+        guard let table = u.table else { return [] }
+        let values = TFLiteField.IndexVector.values
+        switch u.type {
+        case 1: return try table.ints(values, as: Int32.self)
+        case 2: return try table.ints(values, as: UInt16.self)
+        case 3: return try table.ints(values, as: UInt8.self)
+        default: throw BlazeError(.corruptModel, "TFLite sparse index vector has unknown type \(u.type)")
+        }
+    }
+}

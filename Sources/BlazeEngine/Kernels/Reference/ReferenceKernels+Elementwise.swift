@@ -1,0 +1,80 @@
+import Foundation
+
+// Elementwise ops: broadcasting binary ops (+ fused activation), unary ops and PRELU.
+
+extension ReferenceKernels {
+    /// NumPy broadcasting of `a` and `b` (any ranks ≤ 8, missing leading dims count as 1), then the
+    /// fused activation. `maximum`/`minimum` follow `std::max`/`std::min` operand order.
+    public static func binary(_ p: BinaryParams, a: TensorView, b: TensorView, output: MutableTensorView) {
+        let outShape = planned(try p.outputShape(a.shape, b.shape))
+        precondition(output.count == elementCount(outShape), "\(p.kind.name) output view does not match broadcast shape")
+        let act = p.activation
+        switch p.kind {
+        case .add: broadcast(a, b, outShape, output) { act.apply($0 + $1) }
+        case .sub: broadcast(a, b, outShape, output) { act.apply($0 - $1) }
+        case .mul: broadcast(a, b, outShape, output) { act.apply($0 * $1) }
+        case .div: broadcast(a, b, outShape, output) { act.apply($0 / $1) }
+        case .squaredDifference: broadcast(a, b, outShape, output) { let d = $0 - $1; return act.apply(d * d) }
+        case .maximum: broadcast(a, b, outShape, output) { act.apply($0 < $1 ? $1 : $0) }
+        case .minimum: broadcast(a, b, outShape, output) { act.apply($1 < $0 ? $1 : $0) }
+        }
+    }
+
+    public static func unary(_ kind: UnaryKind, input: TensorView, output: MutableTensorView) {
+        let n = input.count
+        precondition(output.count == n, "\(kind.name) output view does not match input")
+        let x = input.data, y = output.data
+        switch kind {
+        case .relu: for i in 0..<n { let v = x[i]; y[i] = v < 0 ? 0 : v }
+        case .relu6: for i in 0..<n { let v = x[i]; y[i] = v < 0 ? 0 : (v > 6 ? 6 : v) }
+        case .reluMinus1To1: for i in 0..<n { let v = x[i]; y[i] = v < -1 ? -1 : (v > 1 ? 1 : v) }
+        case .logistic: for i in 0..<n { y[i] = 1 / (1 + Foundation.exp(-x[i])) }
+        case .neg: for i in 0..<n { y[i] = -x[i] }
+        case .sqrt: for i in 0..<n { y[i] = x[i].squareRoot() }
+        case .rsqrt: for i in 0..<n { y[i] = 1 / x[i].squareRoot() }
+        case .tanh: for i in 0..<n { y[i] = Foundation.tanh(x[i]) }
+        case .abs: for i in 0..<n { y[i] = Swift.abs(x[i]) }
+        case .exp: for i in 0..<n { y[i] = Foundation.exp(x[i]) }
+        }
+    }
+
+    /// PRELU: `x < 0 ? alpha·x : x`, alpha broadcast against x (the output has x's shape).
+    public static func prelu(input: TensorView, alpha: TensorView, output: MutableTensorView) {
+        precondition(output.count == input.count, "PRELU output view does not match input")
+        precondition(ShapeMath.broadcast(input.shape, alpha.shape).map { elementCount($0) == input.count } ?? false,
+                     "PRELU alpha does not broadcast to the input")
+        broadcast(input, alpha, input.shape, output) { x, a in x < 0 ? a * x : x }
+    }
+
+    /// `output[i] = f(a[ia], b[ib])` over the broadcast index space `outShape`.
+    @inline(__always)
+    static func broadcast(_ a: TensorView, _ b: TensorView, _ outShape: [Int], _ output: MutableTensorView,
+                          _ f: (Float, Float) -> Float) {
+        let loop = StridedLoop(counts: outShape,
+                               broadcastStrides(a.shape, to: outShape),
+                               broadcastStrides(b.shape, to: outShape),
+                               ShapeMath.strides(outShape))
+        let n = loop.innerCount, sa = loop.inner0, sb = loop.inner1, so = loop.inner2
+        let pa = a.data, pb = b.data, po = output.data
+        loop.forEachRow { oa, ob, oo in
+            var ia = oa, ib = ob, io = oo
+            for _ in 0..<n {
+                po[io] = f(pa[ia], pb[ib])
+                ia &+= sa; ib &+= sb; io &+= so
+            }
+        }
+    }
+
+    /// Strides of `shape` right-aligned against `outShape`, 0 on broadcast (size-1 or missing) dims.
+    static func broadcastStrides(_ shape: [Int], to outShape: [Int]) -> [Int] {
+        let rank = outShape.count, lead = rank - shape.count
+        precondition(lead >= 0, "operand rank exceeds broadcast rank")
+        let own = ShapeMath.strides(shape)
+        var s = [Int](repeating: 0, count: rank)
+        for d in 0..<shape.count where shape[d] != 1 {
+            precondition(shape[d] == outShape[lead + d], "operand does not broadcast")
+            s[lead + d] = own[d]
+        }
+        return s
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+
+/// Which kernels a session runs: the plain reference kernels, or the optimised ones
+/// (GEMM through OpenBLAS today; SIMD kernels as they land). Results agree within parity tolerance.
+public enum KernelSet: Sendable, Equatable {
+    case reference
+    case optimized
+}
+
+/// A validated, loaded model: the graph plus its weights widened to float32 in one aligned block.
+///
+/// Immutable after `init`, so one `Model` can be shared by any number of threads; each thread
+/// runs it through its own `Session` (or the `run(_:)` convenience, which makes one per call).
+public final class Model: @unchecked Sendable {
+    // @unchecked: `weights` is written only in init and read-only afterwards.
+    public let graph: Graph
+    let weights: AlignedFloatBuffer
+    /// Float offset of each constant in `weights`.
+    let constantOffsets: [Int]
+
+    /// Prepares `graph` for execution; validates it first.
+    public init(graph: Graph) throws {
+        try graph.validate()
+        OpenBLAS.ensureConfigured()
+        self.graph = graph
+        var offsets: [Int] = []
+        var total = 0
+        for c in graph.constants {
+            offsets.append(total)
+            total += ArenaPlan.roundUp(c.values.count)
+        }
+        let buffer = AlignedFloatBuffer(count: total)
+        for (c, offset) in zip(graph.constants, offsets) {
+            c.values.withUnsafeBufferPointer { src in
+                if let base = src.baseAddress { (buffer.pointer + offset).update(from: base, count: src.count) }
+            }
+        }
+        weights = buffer
+        constantOffsets = offsets
+    }
+
+    /// Loads a `.bkm` file (see `ModelFile`).
+    public convenience init(contentsOf url: URL) throws {
+        let graph: Graph
+        do {
+            graph = try ModelFile.read(contentsOf: url)
+        } catch let e as BlazeError {
+            throw e.within(url.lastPathComponent)
+        }
+        try self.init(graph: graph)
+    }
+
+    /// Graph input names and shapes, in order.
+    public var inputs: [(name: String, shape: [Int])] { graph.inputs.map { (graph.tensors[$0].name, graph.tensors[$0].shape) } }
+    /// Graph output names and shapes, in order.
+    public var outputs: [(name: String, shape: [Int])] { graph.outputs.map { (graph.tensors[$0].name, graph.tensors[$0].shape) } }
+
+    /// A new execution context with its own arena. Not thread-safe; make one per thread.
+    public func makeSession(kernels: KernelSet = .optimized) -> Session {
+        Session(model: self, kernels: kernels)
+    }
+
+    /// Runs the model once on `inputs` (one flat row-major array per graph input, in order) and
+    /// returns one flat array per output. Thread-safe; allocates a session per call.
+    public func run(_ inputs: [[Float]], kernels: KernelSet = .optimized) throws -> [[Float]] {
+        try makeSession(kernels: kernels).run(inputs)
+    }
+
+    func constantPointer(_ index: Int) -> UnsafeMutablePointer<Float> {
+        weights.pointer + constantOffsets[index]
+    }
+}
+
+extension Model {
+    /// Total parameter count (elements of all constants).
+    public var parameterCount: Int { graph.constants.reduce(0) { $0 + $1.values.count } }
+
+    /// FLOPs of one run: 2 × multiply-accumulates of conv, depthwise conv and fully connected ops.
+    public var flops: Int {
+        graph.nodes.reduce(0) { acc, node in
+            acc + 2 * node.op.multiplyAccumulates(inputs: node.inputs.map { graph.tensors[$0].shape },
+                                                  output: graph.tensors[node.outputs[0]].shape)
+        }
+    }
+
+    /// Bytes of the activation arena a session allocates.
+    public var arenaBytes: Int { ArenaPlan(graph: graph).byteCount }
+
+    /// Op name → count, sorted by name.
+    public var opHistogram: [(name: String, count: Int)] {
+        var counts: [String: Int] = [:]
+        for n in graph.nodes { counts[n.op.name, default: 0] += 1 }
+        return counts.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+    }
+}

@@ -1,0 +1,13 @@
+import Foundation
+
+/// Paths inside the source checkout, for tests that read committed files too large to copy as
+/// resources (model sources, parity fixtures). Tests never read anything outside the repo.
+public enum RepoPaths {
+    /// The repository root (this file is Tests/BlazeTestSupport/RepoPaths.swift).
+    public static let root = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    public static var modelSources: URL { root.appendingPathComponent("Models/sources") }
+    public static var bundledModels: URL { root.appendingPathComponent("Models/bkm") }
+    public static var parityFixtures: URL { root.appendingPathComponent("Tests/BlazeEngineTests/Fixtures/parity") }
+}

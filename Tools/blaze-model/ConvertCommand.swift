@@ -1,0 +1,36 @@
+import BlazeConvert
+import BlazeEngine
+import Foundation
+
+/// `convert IN.tflite -o OUT.bkm` or `convert IN.task --output-dir DIR`.
+struct ConvertCommand {
+    let input: URL
+    let output: URL?
+    let outputDir: URL?
+
+    init(arguments: [String]) throws {
+        let a = try Arguments(arguments, valued: ["-o", "--output", "--output-dir"])
+        guard a.positional.count == 1 else { throw UsageError(description: "convert takes one input file") }
+        input = URL(fileURLWithPath: a.positional[0])
+        output = a.value("-o", "--output").map { URL(fileURLWithPath: $0) }
+        outputDir = a.value("--output-dir").map { URL(fileURLWithPath: $0, isDirectory: true) }
+    }
+
+    func run() throws {
+        let bytes = try readFile(input)
+        if input.pathExtension.lowercased() == "task" {
+            guard let dir = outputDir else { throw UsageError(description: "a .task bundle needs --output-dir DIR") }
+            try ModelConversion.convertTaskBundle(bytes: bytes, bundleName: input.lastPathComponent, outputDirectory: dir)
+        } else {
+            guard let out = output else { throw UsageError(description: "convert IN.tflite needs -o OUT.bkm") }
+            let graph = try ModelConversion.convertTFLite(bytes: bytes, modelName: input.lastPathComponent)
+            try ModelFileWriter.write(graph, to: out)
+        }
+    }
+}
+
+func readFile(_ url: URL) throws -> [UInt8] {
+    do { return [UInt8](try Data(contentsOf: url)) } catch {
+        throw BlazeError(.io, "cannot read \(url.path): \(error.localizedDescription)")
+    }
+}

@@ -1,0 +1,91 @@
+import BlazeEngine
+import Foundation
+
+/// `run M.bkm --input FILE.npy [--input NAME=FILE.npy …] [--output-dir DIR]`.
+/// Writes `DIR/<sanitized output name>.npy` per output; on any error nothing is left behind.
+struct RunCommand {
+    let modelPath: String
+    let inputSpecs: [String]
+    let outputDir: URL
+
+    init(arguments: [String]) throws {
+        let a = try Arguments(arguments, valued: ["--input", "--output-dir"])
+        guard a.positional.count == 1 else { throw UsageError(description: "run takes one model file") }
+        modelPath = a.positional[0]
+        inputSpecs = a.values("--input")
+        guard !inputSpecs.isEmpty else { throw UsageError(description: "run needs at least one --input FILE.npy") }
+        outputDir = URL(fileURLWithPath: a.value("--output-dir") ?? FileManager.default.currentDirectoryPath, isDirectory: true)
+    }
+
+    func run() throws {
+        let model = try Model(contentsOf: URL(fileURLWithPath: modelPath))
+        let inputs = try bindInputs(model)
+        let results = try model.run(inputs)
+        try writeOutputs(model: model, results: results)
+    }
+
+    /// Maps `--input` values onto graph inputs: `NAME=FILE` by name, bare `FILE` to the inputs in order.
+    private func bindInputs(_ model: Model) throws -> [[Float]] {
+        var bound = [[Float]?](repeating: nil, count: model.inputs.count)
+        var nextPositional = 0
+        for spec in inputSpecs {
+            var file = spec
+            var index: Int
+            if let eq = spec.firstIndex(of: "="), let i = model.inputs.firstIndex(where: { $0.name == String(spec[..<eq]) }) {
+                index = i
+                file = String(spec[spec.index(after: eq)...])
+            } else {
+                while nextPositional < bound.count, bound[nextPositional] != nil { nextPositional += 1 }
+                guard nextPositional < bound.count else {
+                    throw BlazeError(.invalidInput, "expected \(model.inputs.count) input(s) \(model.inputs.map(\.name)), got more (\(spec))")
+                }
+                index = nextPositional
+            }
+            let (name, shape) = model.inputs[index]
+            let array = try NPYArray(contentsOf: URL(fileURLWithPath: file))
+            guard array.shape == shape else {
+                throw BlazeError(.invalidInput, "expected input '\(name)' of shape \(shape), got \(array.shape) in \(file)")
+            }
+            bound[index] = array.values
+        }
+        return try bound.enumerated().map { i, values in
+            guard let values else { throw BlazeError(.invalidInput, "expected a value for input '\(model.inputs[i].name)', got none") }
+            return values
+        }
+    }
+
+    private func writeOutputs(model: Model, results: [[Float]]) throws {
+        do {
+            try FileManager.default.createDirectory(at: outputDir, withIntermediateDirectories: true)
+        } catch {
+            throw BlazeError(.io, "cannot create \(outputDir.path): \(error.localizedDescription)")
+        }
+        // Encode everything first, then write temp files, then rename: no partial outputs on failure.
+        var staged: [(temp: URL, final: URL)] = []
+        do {
+            for ((name, shape), values) in zip(model.outputs, results) {
+                let final = outputDir.appendingPathComponent(sanitize(name) + ".npy")
+                let temp = outputDir.appendingPathComponent(".\(sanitize(name)).npy.tmp-\(getpid())")
+                staged.append((temp, final))
+                try Data(NPYArray(shape: shape, values: values).encoded()).write(to: temp)
+            }
+            for s in staged {
+                _ = try? FileManager.default.removeItem(at: s.final)
+                try FileManager.default.moveItem(at: s.temp, to: s.final)
+            }
+        } catch {
+            for s in staged { try? FileManager.default.removeItem(at: s.temp) }
+            throw BlazeError(.io, "cannot write outputs to \(outputDir.path): \(error.localizedDescription)")
+        }
+    }
+}
+
+/// Output file stem: every character outside `[A-Za-z0-9_.-]` becomes `_`.
+func sanitize(_ name: String) -> String {
+    String(name.unicodeScalars.map { s -> Character in
+        switch s {
+        case "A"..."Z", "a"..."z", "0"..."9", "_", ".", "-": return Character(s)
+        default: return "_"
+        }
+    })
+}

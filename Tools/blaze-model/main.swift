@@ -1,0 +1,45 @@
+import BlazeConvert
+import BlazeEngine
+import Foundation
+
+// blaze-model: convert, inspect and run BlazeKit models (CONTRACTS §2).
+//   blaze-model convert IN.tflite -o OUT.bkm
+//   blaze-model convert IN.task --output-dir DIR
+//   blaze-model inspect M.bkm [--json]
+//   blaze-model run M.bkm --input FILE.npy [--input NAME=FILE.npy …] [--output-dir DIR]
+
+let usage = """
+    usage: blaze-model convert IN.tflite -o OUT.bkm
+           blaze-model convert IN.task --output-dir DIR
+           blaze-model inspect MODEL.bkm [--json]
+           blaze-model run MODEL.bkm --input FILE.npy [--input NAME=FILE.npy ...] [--output-dir DIR]
+    """
+
+struct UsageError: Error, CustomStringConvertible { let description: String }
+
+func main() -> Int32 {
+    var args = Array(CommandLine.arguments.dropFirst())
+    guard let command = args.first else {
+        FileHandle.standardError.write(Data((usage + "\n").utf8))
+        return 1
+    }
+    args.removeFirst()
+    do {
+        switch command {
+        case "convert": try ConvertCommand(arguments: args).run()
+        case "inspect": try InspectCommand(arguments: args).run()
+        case "run": try RunCommand(arguments: args).run()
+        case "-h", "--help", "help":
+            print(usage)
+        default:
+            throw UsageError(description: "unknown command '\(command)'\n\(usage)")
+        }
+        return 0
+    } catch {
+        let text = "\(error)".replacingOccurrences(of: "\n", with: " ")
+        FileHandle.standardError.write(Data("blaze-model \(command): \(text)\n".utf8))
+        return 1
+    }
+}
+
+exit(main())
