@@ -45,10 +45,15 @@ struct TFLiteConversionState {
     var tensors: [TensorDescriptor] = []
     var constants: [Constant] = []
     var nodes: [Node] = []
+    /// Constant elements that may still be decoded, folded or densified. Many tensors or folding
+    /// ops may share one buffer, so this keeps a small hostile file from expanding without bound;
+    /// real models (even sparse ones) stay far below 16 elements per file byte.
+    var constantBudget: Int
 
     init(model: TFLiteModel, modelName: String) {
         self.model = model
         self.modelName = modelName
+        constantBudget = 16 * model.file.count + (1 << 20)
         folded = Array(repeating: nil, count: model.tensors.count)
         graphIndex = Array(repeating: nil, count: model.tensors.count)
     }
@@ -115,6 +120,13 @@ struct TFLiteConversionState {
         return graph
     }
 
+    mutating func chargeConstants(_ count: Int) throws {
+        constantBudget -= count
+        guard constantBudget >= 0 else {
+            throw BlazeError(.corruptModel, "constants expand to more than 16 values per byte of the file")
+        }
+    }
+
     private func metadata() -> [String: String] {
         var m: [String: String] = [
             "source.name": modelName,
@@ -122,22 +134,24 @@ struct TFLiteConversionState {
             "converter": TFLiteConverter.converterVersion,
             "tflite.version": String(model.version),
         ]
-        if let d = model.description, !d.isEmpty, let text = Self.printable(Array(d.utf8)) {
+        if let d = model.description, let text = Self.printable(ArraySlice(d.utf8)) {
             m["tflite.description"] = text
         }
         // `min_runtime_version` is a short NUL-padded ASCII string; other entries are binary.
         for entry in model.metadata where entry.name == "min_runtime_version" {
-            if let text = Self.printable(Array(model.bufferBytes(entry.buffer))) {
+            if let text = Self.printable(model.bufferBytes(entry.buffer)) {
                 m["tflite.min_runtime_version"] = text
             }
         }
         return m
     }
 
-    private static func printable(_ bytes: [UInt8]) -> String? {
+    /// Short printable ASCII text (trailing NULs dropped), or nil.
+    private static func printable(_ bytes: ArraySlice<UInt8>) -> String? {
+        guard bytes.count <= 256 else { return nil }
         var b = bytes
-        while b.last == 0 { b.removeLast() }
-        guard !b.isEmpty, b.count <= 256, b.allSatisfy({ (32...126).contains($0) }) else { return nil }
+        while b.last == 0 { b = b.dropLast() }
+        guard !b.isEmpty, b.allSatisfy({ (32...126).contains($0) }) else { return nil }
         return String(decoding: b, as: UTF8.self)
     }
 
@@ -170,7 +184,9 @@ struct TFLiteConversionState {
             guard tensor.sparsity == nil else {
                 throw BlazeError(.unsupported, "sparse constant '\(tensor.name)' is used without DENSIFY")
             }
-            let values = try TFLiteConstants.floats(model.bufferBytes(tensor.buffer), type: .float32, count: shape.reduce(1, *))
+            let count = shape.reduce(1, *)
+            try chargeConstants(count)
+            let values = try TFLiteConstants.floats(model.bufferBytes(tensor.buffer), type: .float32, count: count)
             constants.append(Constant(shape: shape, values: values, storage: .float32))
             constant = constants.count - 1
         } else {
@@ -238,6 +254,7 @@ struct TFLiteConversionState {
             guard source.type == .float16 else {
                 throw BlazeError(.unsupported, "dequantizing \(source.type) tensor '\(source.name)' is not supported (only FLOAT16 weights)")
             }
+            try chargeConstants(count)
             values = try TFLiteConstants.floats(model.bufferBytes(source.buffer), type: .float16, count: count)
         }
         folded[dst] = TFLiteFoldedConstant(values: values, type: .float32, storage: .float16)
@@ -245,7 +262,7 @@ struct TFLiteConversionState {
 
     /// DENSIFY of a sparse fp16/fp32 constant becomes a dense constant of the same type.
     mutating func foldDensify(_ op: TFLiteModel.Operator) throws {
-        let (src, dst, _) = try foldOperands(op)
+        let (src, dst, count) = try foldOperands(op)
         let source = model.tensors[src]
         guard let sparsity = source.sparsity, model.hasData(src) else {
             throw BlazeError(.unsupported, "DENSIFY of '\(source.name)', which is not a sparse constant, is not supported")
@@ -261,6 +278,7 @@ struct TFLiteConversionState {
         guard bytes.count % size == 0 else {
             throw BlazeError(.corruptModel, "sparse data of '\(source.name)' has \(bytes.count) bytes, not a multiple of \(size)")
         }
+        try chargeConstants(count + bytes.count / size + sparsity.dimMetadata.reduce(0) { $0 + $1.segments.count + $1.indices.count })
         let stored = try TFLiteConstants.floats(bytes, type: source.type, count: bytes.count / size)
         let dense = try TFLiteConstants.densify(values: stored, shape: source.shape, sparsity: sparsity)
         folded[dst] = TFLiteFoldedConstant(values: dense, type: source.type, storage: source.type == .float16 ? .float16 : .float32)

@@ -73,13 +73,27 @@ struct TFLiteModel: Sendable {
         return buffers.indices.contains(b) && !buffers[b].isEmpty
     }
 
+    /// Caps the elements read from vectors and strings while parsing. FlatBuffers lets many tables
+    /// share one vector, so without it a small hostile file could expand into gigabytes of arrays.
+    /// Distinct vectors of a real file add up to at most its size.
+    struct ReadBudget {
+        var remaining: Int
+        mutating func charge(_ count: Int) throws {
+            remaining -= count
+            guard remaining >= 0 else {
+                throw BlazeError(.corruptModel, "TFLite model refers to more vector and string data than the file holds")
+            }
+        }
+    }
+
     init(bytes: [UInt8]) throws {
         let fb = FlatBuffer(bytes)
         file = fb
+        var budget = ReadBudget(remaining: 2 * bytes.count + 65536)
         let root = try fb.rootTable(fileIdentifier: "TFL3")
         typealias F = TFLiteField
         version = try root.scalar(F.Model.version, default: UInt32(0))
-        description = try root.string(F.Model.description)
+        description = try Self.string(root, F.Model.description, &budget)
 
         // Buffers first, so tensor references can be checked.
         var buffers: [Range<Int>] = []
@@ -98,7 +112,7 @@ struct TFLiteModel: Sendable {
                 let deprecated = Int32(try t.scalar(F.OperatorCode.deprecatedBuiltinCode, default: Int8(0)))
                 let builtin = try t.scalar(F.OperatorCode.builtinCode, default: Int32(0))
                 codes.append(OperatorCode(builtin: BuiltinOperator(rawValue: max(deprecated, builtin)),
-                                          customCode: try t.string(F.OperatorCode.customCode),
+                                          customCode: try Self.string(t, F.OperatorCode.customCode, &budget),
                                           version: Int(try t.scalar(F.OperatorCode.version, default: Int32(1)))))
             }
         }
@@ -119,12 +133,16 @@ struct TFLiteModel: Sendable {
                 guard buffer == 0 || buffers.indices.contains(buffer) else {
                     throw BlazeError(.corruptModel, "TFLite tensor \(i) refers to missing buffer \(buffer)")
                 }
+                let shape = try Self.ints(t, F.Tensor.shape, Int32.self, &budget)
+                guard shape.count <= 16 else {
+                    throw BlazeError(.corruptModel, "TFLite tensor \(i) has rank \(shape.count)")
+                }
                 tensors.append(Tensor(
-                    name: try t.string(F.Tensor.name) ?? "tensor_\(i)",
-                    shape: try t.ints(F.Tensor.shape, as: Int32.self),
+                    name: try Self.string(t, F.Tensor.name, &budget) ?? "tensor_\(i)",
+                    shape: shape,
                     type: TFLiteTensorType(rawValue: try t.scalar(F.Tensor.type, default: Int8(0))),
                     buffer: buffers.indices.contains(buffer) ? buffer : -1,
-                    sparsity: try t.table(F.Tensor.sparsity).map(Self.readSparsity),
+                    sparsity: try t.table(F.Tensor.sparsity).map { try Self.readSparsity($0, &budget) },
                     isVariable: try t.bool(F.Tensor.isVariable, default: false)))
             }
         }
@@ -136,8 +154,8 @@ struct TFLiteModel: Sendable {
             }
             return list
         }
-        inputs = try checkedTensorList(sg.ints(F.SubGraph.inputs, as: Int32.self), allowOmitted: false, "subgraph input")
-        outputs = try checkedTensorList(sg.ints(F.SubGraph.outputs, as: Int32.self), allowOmitted: false, "subgraph output")
+        inputs = try checkedTensorList(Self.ints(sg, F.SubGraph.inputs, Int32.self, &budget), allowOmitted: false, "subgraph input")
+        outputs = try checkedTensorList(Self.ints(sg, F.SubGraph.outputs, Int32.self, &budget), allowOmitted: false, "subgraph output")
 
         var operators: [Operator] = []
         if let v = try sg.vector(F.SubGraph.operators, elementSize: 4) {
@@ -151,8 +169,8 @@ struct TFLiteModel: Sendable {
                 let options = try t.union(typeID: F.Operator.builtinOptionsType)
                 operators.append(Operator(
                     opcodeIndex: opcode,
-                    inputs: try checkedTensorList(t.ints(F.Operator.inputs, as: Int32.self), allowOmitted: true, "operator \(i) input"),
-                    outputs: try checkedTensorList(t.ints(F.Operator.outputs, as: Int32.self), allowOmitted: false, "operator \(i) output"),
+                    inputs: try checkedTensorList(Self.ints(t, F.Operator.inputs, Int32.self, &budget), allowOmitted: true, "operator \(i) input"),
+                    outputs: try checkedTensorList(Self.ints(t, F.Operator.outputs, Int32.self, &budget), allowOmitted: false, "operator \(i) output"),
                     optionsType: options.type, options: options.table))
             }
         }
@@ -166,7 +184,7 @@ struct TFLiteModel: Sendable {
                 guard buffers.indices.contains(b) else {
                     throw BlazeError(.corruptModel, "TFLite metadata \(i) refers to missing buffer \(b)")
                 }
-                metadata.append(Metadata(name: try t.string(F.Metadata.name) ?? "", buffer: b))
+                metadata.append(Metadata(name: try Self.string(t, F.Metadata.name, &budget) ?? "", buffer: b))
             }
         }
         self.metadata = metadata
@@ -194,11 +212,24 @@ struct TFLiteModel: Sendable {
         return start..<(start + count)
     }
 
-    private static func readSparsity(_ t: FBTable) throws -> Sparsity {
+    private static func ints<T: FixedWidthInteger>(_ t: FBTable, _ id: Int, _ type: T.Type, _ budget: inout ReadBudget) throws -> [Int] {
+        guard let v = try t.vector(id, elementSize: MemoryLayout<T>.size) else { return [] }
+        try budget.charge(v.count)
+        return try v.ints(as: T.self)
+    }
+
+    private static func string(_ t: FBTable, _ id: Int, _ budget: inout ReadBudget) throws -> String? {
+        guard let v = try t.vector(id, elementSize: 1) else { return nil }
+        try budget.charge(v.count)
+        return String(decoding: v.buffer.bytes[v.byteRange], as: UTF8.self)
+    }
+
+    private static func readSparsity(_ t: FBTable, _ budget: inout ReadBudget) throws -> Sparsity {
         typealias F = TFLiteField.Sparsity
         typealias D = TFLiteField.DimensionMetadata
         var dims: [DimensionMetadata] = []
         if let v = try t.vector(F.dimMetadata, elementSize: 4) {
+            try budget.charge(v.count)
             for i in 0..<v.count {
                 let d = try v.table(at: i)
                 let format: DimensionMetadata.Format
@@ -210,24 +241,24 @@ struct TFLiteModel: Sendable {
                 dims.append(DimensionMetadata(
                     format: format,
                     denseSize: Int(try d.scalar(D.denseSize, default: Int32(0))),
-                    segments: try readIndexVector(d, typeID: D.arraySegmentsType),
-                    indices: try readIndexVector(d, typeID: D.arrayIndicesType)))
+                    segments: try readIndexVector(d, typeID: D.arraySegmentsType, &budget),
+                    indices: try readIndexVector(d, typeID: D.arrayIndicesType, &budget)))
             }
         }
-        return Sparsity(traversalOrder: try t.ints(F.traversalOrder, as: Int32.self),
-                        blockMap: try t.ints(F.blockMap, as: Int32.self),
+        return Sparsity(traversalOrder: try ints(t, F.traversalOrder, Int32.self, &budget),
+                        blockMap: try ints(t, F.blockMap, Int32.self, &budget),
                         dimMetadata: dims)
     }
 
     /// A `SparseIndexVector` union: Int32Vector (1), Uint16Vector (2) or Uint8Vector (3).
-    private static func readIndexVector(_ t: FBTable, typeID: Int) throws -> [Int] {
+    private static func readIndexVector(_ t: FBTable, typeID: Int, _ budget: inout ReadBudget) throws -> [Int] {
         let u = try t.union(typeID: typeID)
         guard let table = u.table else { return [] }
         let values = TFLiteField.IndexVector.values
         switch u.type {
-        case 1: return try table.ints(values, as: Int32.self)
-        case 2: return try table.ints(values, as: UInt16.self)
-        case 3: return try table.ints(values, as: UInt8.self)
+        case 1: return try ints(table, values, Int32.self, &budget)
+        case 2: return try ints(table, values, UInt16.self, &budget)
+        case 3: return try ints(table, values, UInt8.self, &budget)
         default: throw BlazeError(.corruptModel, "TFLite sparse index vector has unknown type \(u.type)")
         }
     }

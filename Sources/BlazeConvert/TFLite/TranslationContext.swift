@@ -76,7 +76,8 @@ struct TranslationContext {
         guard tensor.type == .int32 || tensor.type == .int64 else {
             throw BlazeError(.unsupported, "\(what) '\(tensor.name)' has type \(tensor.type), expected INT32 or INT64")
         }
-        guard tensor.shape.count <= 2, let count = ShapeMath.elementCount(tensor.shape), count <= 1 << 16 else {
+        // Parameters are short (paddings, shapes, axes); the cap also bounds work when many ops share one tensor.
+        guard tensor.shape.count <= 2, let count = ShapeMath.elementCount(tensor.shape), count <= 64 else {
             throw BlazeError(.corruptModel, "\(what) '\(tensor.name)' has invalid shape \(tensor.shape)")
         }
         return try TFLiteConstants.ints(model.bufferBytes(tensor.buffer), type: tensor.type, count: count)
@@ -90,7 +91,11 @@ struct TranslationContext {
         if let f = folded[t], f.type == .float32 {
             values = f.values
         } else if model.hasData(t), tensor.type == .float32 {
-            values = try TFLiteConstants.floats(model.bufferBytes(tensor.buffer), type: .float32, count: model.bufferBytes(tensor.buffer).count / 4)
+            let bytes = model.bufferBytes(tensor.buffer)
+            guard bytes.count == 4 else {
+                throw BlazeError(.corruptModel, "\(what) '\(tensor.name)' has \(bytes.count) bytes, expected one FLOAT32")
+            }
+            values = try TFLiteConstants.floats(bytes, type: .float32, count: 1)
         } else {
             throw BlazeError(.unsupported, "\(what) '\(tensor.name)' is not a FLOAT32 constant")
         }

@@ -1,3 +1,4 @@
+import Foundation
 import BlazeEngine
 
 /// How the crop treats samples whose bilinear neighbours fall outside the image.
@@ -92,9 +93,7 @@ extension VisionImage {
         let lo = options.outputRange.lowerBound, hi = options.outputRange.upperBound
         guard lo.isFinite, hi.isFinite else { throw BlazeError(.invalidInput, "output range \(lo)…\(hi) is not finite") }
         let transform = try tensorTransform(roi: roi, options: options)
-        var sampler = CropSampler(image: self, transform: transform, options: options, output: out)
-        try withPixelSource(sampler.visitor())
-        sampler = CropSampler(image: self, transform: transform, options: options, output: out)
+        withPixelSource(CropSampler(image: self, transform: transform, options: options, output: out))
         return transform
     }
 

@@ -2,13 +2,11 @@
 // Each is a small struct specialised into the generic loops (no per-pixel dispatch).
 
 /// Reads stored pixel `(x, y)` (inside the image) as `(r, g, b, a)` in 0…255.
-@usableFromInline
 protocol PixelSource {
     func rgba(_ x: Int, _ y: Int) -> SIMD4<Int32>
 }
 
 /// Packed 8-bit formats: byte offsets of R, G, B (and A, or −1) inside a pixel.
-@usableFromInline
 struct PackedSource: PixelSource {
     let base: UnsafePointer<UInt8>
     let stride: Int, bpp: Int
@@ -21,7 +19,6 @@ struct PackedSource: PixelSource {
     }
 }
 
-@usableFromInline
 struct GraySource: PixelSource {
     let base: UnsafePointer<UInt8>
     let stride: Int
@@ -34,7 +31,6 @@ struct GraySource: PixelSource {
 }
 
 /// The YUV → RGB formula of one range.
-@usableFromInline
 protocol YUVMatrix {
     static func rgb(_ y: Int32, _ u: Int32, _ v: Int32) -> SIMD4<Int32>
 }
@@ -42,7 +38,6 @@ protocol YUVMatrix {
 /// OpenCV's integer BT.601 video-range formula (`COLOR_YUV2RGB_NV12`, `color_yuv.simd.hpp`):
 /// `C = (max(0, Y − 16)·1220542 + k·(U|V − 128) + 2¹⁹) >> 20`, saturated to 0…255, with
 /// R: +1673527·V; G: −852492·V − 409993·U; B: +2116026·U.
-@usableFromInline
 enum VideoRangeYUV: YUVMatrix {
     @inline(__always)
     static func rgb(_ y: Int32, _ u: Int32, _ v: Int32) -> SIMD4<Int32> {
@@ -57,7 +52,6 @@ enum VideoRangeYUV: YUVMatrix {
 
 /// OpenCV's integer full-range formula (`COLOR_YCrCb2RGB`): `C = Y + ((k·(U|V − 128) + 2¹³) >> 14)`,
 /// saturated, with R: 22987·V; G: −5636·U − 11698·V; B: 29049·U.
-@usableFromInline
 enum FullRangeYUV: YUVMatrix {
     @inline(__always)
     static func rgb(_ y: Int32, _ u: Int32, _ v: Int32) -> SIMD4<Int32> {
@@ -69,7 +63,7 @@ enum FullRangeYUV: YUVMatrix {
     }
 }
 
-@inline(__always) @usableFromInline
+@inline(__always)
 func clamp255(_ v: SIMD4<Int32>) -> SIMD4<Int32> {
     var v = v
     v.replace(with: 0, where: v .< 0)
@@ -78,7 +72,6 @@ func clamp255(_ v: SIMD4<Int32>) -> SIMD4<Int32> {
 }
 
 /// NV12 / NV21: chroma pairs interleaved; `uOffset`/`vOffset` are 0/1 or 1/0.
-@usableFromInline
 struct BiPlanarSource<M: YUVMatrix>: PixelSource {
     let luma: UnsafePointer<UInt8>, lumaStride: Int
     let chroma: UnsafePointer<UInt8>, chromaStride: Int
@@ -92,7 +85,6 @@ struct BiPlanarSource<M: YUVMatrix>: PixelSource {
 }
 
 /// I420: separate U and V planes.
-@usableFromInline
 struct PlanarSource<M: YUVMatrix>: PixelSource {
     let luma: UnsafePointer<UInt8>, lumaStride: Int
     let u: UnsafePointer<UInt8>, uStride: Int
@@ -106,14 +98,13 @@ struct PlanarSource<M: YUVMatrix>: PixelSource {
 }
 
 /// Calls `body` with the reader of `image`'s format (statically specialised per format).
-@usableFromInline
 protocol PixelSourceVisitor {
     associatedtype Result
-    func visit<S: PixelSource>(_ source: S) throws -> Result
+    func visit<S: PixelSource>(_ source: S) -> Result
 }
 
 extension VisionImage {
-    func withPixelSource<V: PixelSourceVisitor>(_ visitor: V) rethrows -> V.Result {
+    func withPixelSource<V: PixelSourceVisitor>(_ visitor: V) -> V.Result {
         let planes = storage.planes
         let p0 = UnsafePointer(planes[0].base.assumingMemoryBound(to: UInt8.self))
         let s0 = planes[0].bytesPerRow
@@ -121,26 +112,26 @@ extension VisionImage {
             PackedSource(base: p0, stride: s0, bpp: bpp, r: r, g: g, b: b, a: a)
         }
         switch format {
-        case .rgba8: return try visitor.visit(packed(4, 0, 1, 2, 3))
-        case .bgra8: return try visitor.visit(packed(4, 2, 1, 0, 3))
-        case .argb8: return try visitor.visit(packed(4, 1, 2, 3, 0))
-        case .rgb8: return try visitor.visit(packed(3, 0, 1, 2, -1))
-        case .bgr8: return try visitor.visit(packed(3, 2, 1, 0, -1))
-        case .gray8: return try visitor.visit(GraySource(base: p0, stride: s0))
+        case .rgba8: return visitor.visit(packed(4, 0, 1, 2, 3))
+        case .bgra8: return visitor.visit(packed(4, 2, 1, 0, 3))
+        case .argb8: return visitor.visit(packed(4, 1, 2, 3, 0))
+        case .rgb8: return visitor.visit(packed(3, 0, 1, 2, -1))
+        case .bgr8: return visitor.visit(packed(3, 2, 1, 0, -1))
+        case .gray8: return visitor.visit(GraySource(base: p0, stride: s0))
         case .nv12(let range), .nv21(let range):
             let c = UnsafePointer(planes[1].base.assumingMemoryBound(to: UInt8.self))
             let (uo, vo) = if case .nv12 = format { (0, 1) } else { (1, 0) }
             switch range {
-            case .video: return try visitor.visit(BiPlanarSource<VideoRangeYUV>(luma: p0, lumaStride: s0, chroma: c, chromaStride: planes[1].bytesPerRow, uOffset: uo, vOffset: vo))
-            case .full: return try visitor.visit(BiPlanarSource<FullRangeYUV>(luma: p0, lumaStride: s0, chroma: c, chromaStride: planes[1].bytesPerRow, uOffset: uo, vOffset: vo))
+            case .video: return visitor.visit(BiPlanarSource<VideoRangeYUV>(luma: p0, lumaStride: s0, chroma: c, chromaStride: planes[1].bytesPerRow, uOffset: uo, vOffset: vo))
+            case .full: return visitor.visit(BiPlanarSource<FullRangeYUV>(luma: p0, lumaStride: s0, chroma: c, chromaStride: planes[1].bytesPerRow, uOffset: uo, vOffset: vo))
             }
         case .i420(let range):
             let u = UnsafePointer(planes[1].base.assumingMemoryBound(to: UInt8.self))
             let v = UnsafePointer(planes[2].base.assumingMemoryBound(to: UInt8.self))
             let us = planes[1].bytesPerRow, vs = planes[2].bytesPerRow
             switch range {
-            case .video: return try visitor.visit(PlanarSource<VideoRangeYUV>(luma: p0, lumaStride: s0, u: u, uStride: us, v: v, vStride: vs))
-            case .full: return try visitor.visit(PlanarSource<FullRangeYUV>(luma: p0, lumaStride: s0, u: u, uStride: us, v: v, vStride: vs))
+            case .video: return visitor.visit(PlanarSource<VideoRangeYUV>(luma: p0, lumaStride: s0, u: u, uStride: us, v: v, vStride: vs))
+            case .full: return visitor.visit(PlanarSource<FullRangeYUV>(luma: p0, lumaStride: s0, u: u, uStride: us, v: v, vStride: vs))
             }
         }
     }
