@@ -5,11 +5,8 @@ import Foundation
 public enum ModelConversion {
     /// Converts one `.tflite` flatbuffer into a validated `Graph`.
     public static func convertTFLite(bytes: [UInt8], modelName: String) throws -> Graph {
-        do {
-            return try TFLiteConverter.convert(tfliteBytes: bytes, modelName: modelName)
-        } catch let e as BlazeError {
-            throw e.within(modelName)
-        }
+        // Converter errors already name the model, the operator index and the op.
+        try TFLiteConverter.convert(tfliteBytes: bytes, modelName: modelName)
     }
 
     /// Converts every `.tflite` entry of a MediaPipe `.task` bundle (a zip) into

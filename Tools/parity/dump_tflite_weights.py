@@ -22,6 +22,11 @@ Run from the repository root (needs ``pip install ai-edge-litert tflite numpy``)
     python3 Tools/parity/dump_tflite_weights.py \
         --models Tests/BlazeConvertTests/Fixtures/tflite \
         --out Tests/BlazeConvertTests/Fixtures/parity/folded_weights.json
+
+With ``--checksums DIR`` it instead writes ``DIR/<stem>.checksums.json`` for every ``DIR/*.tflite``:
+{DEQUANTIZE output name: [sum, sum of |v|, element count]} over all DEQUANTIZE outputs. The
+env-gated ``TFLiteLocalModelsTests`` (BLAZECONVERT_TFLITE_DIR=DIR) compares the converter's
+folded constants of all nets against these files.
 """
 import argparse
 import json
@@ -98,11 +103,40 @@ def dump(path, picks):
     return [describe(interp, model, t, full) for t, full in picks(model)]
 
 
+def checksums(folder):
+    for file in sorted(os.listdir(folder)):
+        if not file.endswith(".tflite"):
+            continue
+        path = os.path.join(folder, file)
+        model = tflite.Model.GetRootAsModel(open(path, "rb").read(), 0)
+        sg = model.Subgraphs(0)
+        picks = [out for _, out in dequantize_outputs_after(model, BuiltinOperator.DEQUANTIZE)]
+        interp = Interpreter(model_path=path, num_threads=1,
+                             experimental_op_resolver_type=OpResolverType.BUILTIN_WITHOUT_DEFAULT_DELEGATES,
+                             experimental_preserve_all_tensors=True)
+        interp.allocate_tensors()
+        for d in interp.get_input_details():
+            interp.set_tensor(d["index"], np.zeros(d["shape"], dtype=d["dtype"]))
+        interp.invoke()
+        result = {}
+        for t in picks:
+            v = np.array(interp.get_tensor(t), dtype=np.float32).astype(np.float64).ravel()
+            result[sg.Tensors(t).Name().decode()] = [float(v.sum()), float(np.abs(v).sum()), int(v.size)]
+        with open(os.path.join(folder, file[:-len(".tflite")] + ".checksums.json"), "w") as f:
+            json.dump(result, f, indent=0, sort_keys=True)
+
+
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--models", required=True, help="folder with the two fixture .tflite files")
-    ap.add_argument("--out", required=True)
+    ap.add_argument("--models", help="folder with the two fixture .tflite files")
+    ap.add_argument("--out")
+    ap.add_argument("--checksums", help="write <stem>.checksums.json for every .tflite in this folder")
     args = ap.parse_args()
+    if args.checksums:
+        checksums(args.checksums)
+        return
+    if not (args.models and args.out):
+        ap.error("--models and --out are required without --checksums")
 
     def sparse_picks(model):
         sg = model.Subgraphs(0)

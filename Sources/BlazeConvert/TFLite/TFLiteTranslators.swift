@@ -40,11 +40,6 @@ extension TFLiteConverter {
         .transpose: transpose,
     ]
 
-    /// Names of the builtins the converter accepts (translated or folded), sorted.
-    static var supportedBuiltins: [String] {
-        (translators.keys.map(\.name) + ["DEQUANTIZE", "DENSIFY"]).sorted()
-    }
-
     // MARK: Windowed ops
 
     @Sendable static func conv2D(_ c: inout TranslationContext) throws -> Op {

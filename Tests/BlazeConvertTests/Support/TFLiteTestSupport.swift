@@ -1,6 +1,7 @@
 import BlazeEngine
 import Foundation
 import Testing
+import BlazeTestSupport
 @testable import BlazeConvert
 
 /// Fixture access and graph summaries for the TFLite converter tests.
@@ -14,8 +15,9 @@ enum TFLiteTestSupport {
         [UInt8](try Data(contentsOf: fixtureURL(relativePath)))
     }
 
+    /// An original MediaPipe model from Models/sources (provenance in Models/README.md).
     static func model(_ stem: String) throws -> [UInt8] {
-        try fixtureBytes("tflite/\(stem).tflite")
+        [UInt8](try Data(contentsOf: RepoPaths.modelSources.appendingPathComponent("\(stem).tflite")))
     }
 
     /// Op name → count.

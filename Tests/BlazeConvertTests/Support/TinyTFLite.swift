@@ -94,7 +94,7 @@ struct TinyTFLite {
 
         var buffers: [FBNode] = [.table([])]
         var tensorNodes: [FBNode] = []
-        for (i, t) in tensors.enumerated() {
+        for t in tensors {
             var bufferIndex: UInt32 = 0
             if let data = t.data {
                 buffers.append(.table([(0, .offset(.bytes(data)))]))
@@ -104,7 +104,6 @@ struct TinyTFLite {
                 (0, .offset(.ints32(t.shape))), (1, .i8(t.type)), (2, .u32(bufferIndex)), (3, .offset(.string(t.name))),
             ]
             if let s = t.sparsity { fields.append((6, .offset(s))) }
-            _ = i
             tensorNodes.append(.table(fields))
         }
         let operatorNodes: [FBNode] = operators.enumerated().map { i, o in

@@ -107,4 +107,20 @@ import Testing
         }
         #expect(outcome.rejected > 0 && outcome.converted > 0)
     }
+
+    @Test func sharedBufferAmplificationIsBounded() throws {
+        // 2000 DEQUANTIZE ops all widen the same 100 000-element fp16 tensor: 200 M values from a
+        // ~0.5 MB file. The converter must stop with corruptModel instead of allocating them.
+        var m = TinyTFLite()
+        let x = m.input("x", [1, 4])
+        let source = m.tensor("w16", [100_000], type: TinyTFLite.float16, data: [UInt8](repeating: 0x3C, count: 200_000))
+        for i in 0..<2000 {
+            m.op(TinyTFLite.dequantize, [source], [m.tensor("w\(i)", [100_000])])
+        }
+        let y = m.tensor("y", [1, 4])
+        m.op(TinyTFLite.relu, [x], [y])
+        m.outputs = [y]
+        let e = try #require(TFLiteTestSupport.conversionError(m.bytes(), modelName: "amplify.tflite"))
+        #expect(e.kind == .corruptModel && e.message.contains("amplify.tflite") && e.message.contains("DEQUANTIZE"))
+    }
 }

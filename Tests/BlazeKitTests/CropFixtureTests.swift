@@ -1,0 +1,116 @@
+import BlazeKit
+import Foundation
+import Testing
+
+/// Crops against OpenCV references made by `Tools/fixtures/images/make_crop_fixtures.py`
+/// (cvtColor + getPerspectiveTransform + warpPerspective driven as PIPELINES.md §S1, OpenCV 4.14).
+///
+/// Tolerance: every value equal, except at sample positions within 0.001/32 px of a 1/32-pixel
+/// rounding tie (where OpenCV's double-precision matrix noise decides the rounding); at most
+/// 0.1 % of all values may differ there.
+@Suite struct CropFixtureTests {
+    struct Manifest: Decodable {
+        struct Source: Decodable { let name, file, format: String; let width, height: Int }
+        struct Case: Decodable {
+            let source: String, orientation: Int, roiName: String
+            let roi: [Float]?
+            let tensorWidth, tensorHeight: Int
+            let keepAspectRatio: Bool
+            let border: String
+            let expectedOffset: Int
+            let projection: [Float]
+            let padding: [Float]
+        }
+        let opencv: String
+        let sources: [Source]
+        let cases: [Case]
+    }
+
+    struct Outcome {
+        var values = 0, differing = 0, differingOutsideTies = 0, maxDiff = 0
+        var failures: [String] = []
+    }
+
+    static func run(filter: (Manifest.Case) -> Bool) throws -> Outcome {
+        let manifest = try JSONDecoder().decode(Manifest.self, from: fixtureData("crops/manifest.json"))
+        let expected = [UInt8](try fixtureData("crops/expected.bin"))
+        var images: [String: VisionImage] = [:]
+        for s in manifest.sources {
+            let bytes = try fixtureData("crops/" + s.file)
+            let format = try #require(pixelFormat(named: s.format))
+            images[s.name] = try VisionImage(copying: bytes, width: s.width, height: s.height, format: format)
+        }
+        var outcome = Outcome()
+        for c in manifest.cases where filter(c) {
+            var image = try #require(images[c.source])
+            image.orientation = try #require(ImageOrientation(exifValue: c.orientation))
+            let roi = c.roi.map { NormalizedRect(xCenter: $0[0], yCenter: $0[1], width: $0[2], height: $0[3], rotation: $0[4]) }
+            let options = ImageToTensorOptions(width: c.tensorWidth, height: c.tensorHeight, keepAspectRatio: c.keepAspectRatio,
+                                               borderMode: c.border == "zero" ? .zero : .replicate, outputRange: 0...255)
+            let (tensor, transform) = try image.toTensor(roi: roi, options: options)
+            let label = "\(c.source) exif \(c.orientation) \(c.roiName) \(c.border)"
+            for (i, m) in transform.projection.enumerated() where abs(m - c.projection[i]) > 1e-6 {
+                outcome.failures.append("\(label): projection[\(i)] \(m) vs \(c.projection[i])")
+            }
+            let pad = transform.padding
+            if [pad.left, pad.top, pad.right, pad.bottom] != c.padding {
+                outcome.failures.append("\(label): padding \(pad) vs \(c.padding)")
+            }
+            let ties = nearTies(transform, tw: c.tensorWidth, th: c.tensorHeight)
+            for i in 0..<tensor.count {
+                let want = Int(expected[c.expectedOffset + i])
+                let got = Int(tensor[i])
+                outcome.values += 1
+                guard Float(got) == tensor[i], got != want else { continue }
+                outcome.differing += 1
+                outcome.maxDiff = max(outcome.maxDiff, abs(got - want))
+                if !ties[i / 3] {
+                    outcome.differingOutsideTies += 1
+                    if outcome.failures.count < 20 {
+                        outcome.failures.append("\(label): value \(i) (u \(i / 3 % c.tensorWidth), v \(i / 3 / c.tensorWidth)) \(got) vs OpenCV \(want)")
+                    }
+                }
+            }
+        }
+        return outcome
+    }
+
+    /// Pixels whose sample position is within 0.001/32 px of a rounding tie, in x or y.
+    static func nearTies(_ t: ImageToTensorTransform, tw: Int, th: Int) -> [Bool] {
+        let c = cos(Double(t.rotation)), s = sin(Double(t.rotation))
+        func tie(_ z: Double) -> Bool {
+            let f = z * 32 - (z * 32).rounded(.down)
+            return abs(f - 0.5) < 0.001
+        }
+        var result: [Bool] = []
+        for v in 0..<th {
+            for u in 0..<tw {
+                let a = (Double(u) / Double(tw) - 0.5) * Double(t.width)
+                let b = (Double(v) / Double(th) - 0.5) * Double(t.height)
+                result.append(tie(Double(t.centerX) + a * c - b * s) || tie(Double(t.centerY) + a * s + b * c))
+            }
+        }
+        return result
+    }
+
+    static func check(_ o: Outcome, _ what: String) {
+        #expect(o.values > 0, "\(what): no cases")
+        #expect(o.failures.isEmpty, "\(what): \(o.failures.joined(separator: "\n"))")
+        #expect(o.differingOutsideTies == 0)
+        #expect(Double(o.differing) <= 0.001 * Double(o.values),
+                "\(what): \(o.differing) of \(o.values) values differ (max \(o.maxDiff))")
+        print("crop fixtures \(what): \(o.values) values, \(o.differing) differ at rounding ties (max \(o.maxDiff))")
+    }
+
+    @Test(arguments: ["rgb_67x45", "bgra_67x45", "gray_23x29", "nv12_66x44", "nv21_66x44", "nv12full_66x44",
+                      "i420_66x44", "i420full_66x44"])
+    func uprightFormatsMatchOpenCV(source: String) throws {
+        Self.check(try Self.run { $0.source == source && $0.orientation == 1 }, source)
+    }
+
+    @Test(arguments: 1...8)
+    func orientationsMatchOpenCV(exif: Int) throws {
+        Self.check(try Self.run { $0.orientation == exif && ($0.source == "rgb_67x45" || $0.source == "nv12_66x44") },
+                   "orientation \(exif)")
+    }
+}
