@@ -1,0 +1,120 @@
+import BlazeEngine
+import BlazeTestSupport
+import Foundation
+import Testing
+
+/// `blaze-model convert | inspect | run` as CONTRACTS §2 fixes them, driven as a user would:
+/// the built executable in a child process. Expected numbers come from the LiteRT parity
+/// fixtures (Tools/parity/make_parity_fixtures.py).
+@Suite("blaze-model command line")
+struct BlazeModelCLITests {
+    let tool: URL
+    let work: URL
+
+    init() throws {
+        tool = try #require(ProcessRunner.executable("blaze-model"), "blaze-model not built next to the tests")
+        work = FileManager.default.temporaryDirectory.appendingPathComponent("blaze-model-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+    }
+
+    func blaze(_ args: [String]) throws -> ProcessResult {
+        let r = try ProcessRunner.run(tool, args, currentDirectory: work)
+        #expect(!r.crashed, "blaze-model \(args) crashed: \(r.stderr)")
+        return r
+    }
+
+    func files(in dir: URL) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []).sorted()
+    }
+
+    @Test func convertInspectRunMatchesLiteRT() throws {
+        defer { try? FileManager.default.removeItem(at: work) }
+        let source = RepoPaths.modelSources.appendingPathComponent("face_detection_short_range.tflite").path
+        let bkm = work.appendingPathComponent("face.bkm").path
+        let convert = try blaze(["convert", source, "-o", bkm])
+        #expect(convert.status == 0, "\(convert.stderr)")
+
+        let inspect = try blaze(["inspect", bkm, "--json"])
+        #expect(inspect.status == 0)
+        let info = try #require(try JSONSerialization.jsonObject(with: Data(inspect.stdout.utf8)) as? [String: Any])
+        let outputs = try #require(info["outputs"] as? [[String: Any]])
+        #expect(outputs.compactMap { $0["name"] as? String }.sorted() == ["classificators", "regressors"])
+        let flops = try #require(info["flops"] as? Int)
+        #expect(abs(Double(flops) - 61.5e6) / 61.5e6 < 0.005)
+        #expect((info["arena_bytes"] as? Int ?? 0) > 0)
+
+        let fixtures = try ParityFixtures()
+        let caseDir = fixtures.directory.appendingPathComponent("face_detection_short_range/photo_sergey_portrait")
+        let outDir = work.appendingPathComponent("out/nested")
+        let run = try blaze(["run", bkm, "--input", caseDir.appendingPathComponent("input.npy").path, "--output-dir", outDir.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(files(in: outDir) == ["classificators.npy", "regressors.npy"])
+        for name in ["classificators", "regressors"] {
+            let ours = try NPYArray(contentsOf: outDir.appendingPathComponent(name + ".npy"))
+            let ref = try NPYArray(contentsOf: caseDir.appendingPathComponent(name + ".npy"))
+            #expect(ours.shape == ref.shape)
+            #expect(parityError(ours.values, ref.values) <= parityTolerance)
+        }
+    }
+
+    @Test func namedInputAndSanitizedOutputNames() throws {
+        defer { try? FileManager.default.removeItem(at: work) }
+        let bkm = RepoPaths.bundledModels.appendingPathComponent("face_blendshapes.bkm").path
+        let input = try ParityFixtures().directory.appendingPathComponent("face_blendshapes/random/input.npy").path
+        let run = try blaze(["run", bkm, "--input", "serving_default_input_points:0=\(input)"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(files(in: work) == ["StatefulPartitionedCall_0.npy"])
+        let out = try NPYArray(contentsOf: work.appendingPathComponent("StatefulPartitionedCall_0.npy"))
+        #expect(out.shape == [52])
+    }
+
+    @Test func wrongInputShapeIsOneLineErrorAndNoOutput() throws {
+        defer { try? FileManager.default.removeItem(at: work) }
+        let bkm = RepoPaths.bundledModels.appendingPathComponent("face_detection_short_range.bkm").path
+        let bad = work.appendingPathComponent("bad.npy")
+        try Data(NPYArray(shape: [1, 64, 64, 3], values: [Float](repeating: 0, count: 64 * 64 * 3)).encoded()).write(to: bad)
+        let outDir = work.appendingPathComponent("out")
+        let run = try blaze(["run", bkm, "--input", bad.path, "--output-dir", outDir.path])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("expected") && run.stderr.contains("got"))
+        #expect(run.stderr.split(separator: "\n").count == 1)
+        #expect(files(in: outDir).isEmpty)
+    }
+
+    @Test func badDtypeAndCorruptFilesAreErrors() throws {
+        defer { try? FileManager.default.removeItem(at: work) }
+        let bkm = RepoPaths.bundledModels.appendingPathComponent("face_detection_short_range.bkm").path
+        var f8 = NPYArray(shape: [1], values: [0]).encoded()
+        if let r = String(decoding: f8, as: UTF8.self).range(of: "<f4") {
+            let offset = String(decoding: f8, as: UTF8.self).utf8.distance(from: String(decoding: f8, as: UTF8.self).startIndex, to: r.lowerBound)
+            f8[offset + 2] = UInt8(ascii: "8")
+        }
+        let f8URL = work.appendingPathComponent("f8.npy")
+        try Data(f8).write(to: f8URL)
+        let r1 = try blaze(["run", bkm, "--input", f8URL.path])
+        #expect(r1.status == 1 && r1.stderr.contains("expected dtype '<f4'"))
+
+        let corrupt = work.appendingPathComponent("corrupt.bkm")
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: bkm)))
+        bytes.removeLast(1000)
+        try Data(bytes).write(to: corrupt)
+        let r2 = try blaze(["inspect", corrupt.path])
+        #expect(r2.status == 1 && r2.stderr.split(separator: "\n").count == 1)
+
+        let r3 = try blaze(["convert", corrupt.path, "-o", work.appendingPathComponent("x.bkm").path])
+        #expect(r3.status == 1)
+        #expect(!FileManager.default.fileExists(atPath: work.appendingPathComponent("x.bkm").path))
+
+        let r4 = try blaze(["run", work.appendingPathComponent("missing.bkm").path, "--input", f8URL.path])
+        #expect(r4.status == 1)
+    }
+
+    @Test func convertTaskBundleWritesOneModelPerEntry() throws {
+        defer { try? FileManager.default.removeItem(at: work) }
+        let task = RepoPaths.modelSources.appendingPathComponent("face_landmarker.task").path
+        let dir = work.appendingPathComponent("task")
+        let r = try blaze(["convert", task, "--output-dir", dir.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(files(in: dir) == ["face_blendshapes.bkm", "face_detector.bkm", "face_landmarks_detector.bkm"])
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+
+/// Runs one of the package's executables (built next to the test bundle) and captures its output.
+public struct ProcessResult: Sendable {
+    public let status: Int32
+    public let stdout: String
+    public let stderr: String
+    /// True when the process ended by a signal (a crash), not by `exit`.
+    public let crashed: Bool
+}
+
+public enum ProcessRunner {
+    /// The build products directory (`.build/<config>`), found from the test bundle's location.
+    public static var productsDirectory: URL {
+        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
+            return bundle.bundleURL.deletingLastPathComponent()
+        }
+        return Bundle.main.bundleURL
+    }
+
+    public static func executable(_ name: String) -> URL? {
+        let candidates = [productsDirectory, Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent()]
+        return candidates.map { $0.appendingPathComponent(name) }.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }
+
+    public static func run(_ executable: URL, _ arguments: [String], currentDirectory: URL? = nil,
+                           environment: [String: String]? = nil, stdin: Data? = nil) throws -> ProcessResult {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        if let currentDirectory { process.currentDirectoryURL = currentDirectory }
+        if let environment { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
+        let out = Pipe(), err = Pipe(), input = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = input
+        try process.run()
+        if let stdin { input.fileHandleForWriting.write(stdin) }
+        try? input.fileHandleForWriting.close()
+        // Drain both pipes concurrently so a chatty child cannot block on a full pipe.
+        let errBox = DataBox()
+        let group = DispatchGroup()
+        group.enter()
+        DispatchQueue.global().async {
+            errBox.data = err.fileHandleForReading.readDataToEndOfFile()
+            group.leave()
+        }
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        process.waitUntilExit()
+        return ProcessResult(status: process.terminationStatus,
+                             stdout: String(decoding: outData, as: UTF8.self),
+                             stderr: String(decoding: errBox.data, as: UTF8.self),
+                             crashed: process.terminationReason == .uncaughtSignal)
+    }
+}
+
+private final class DataBox: @unchecked Sendable {
+    // Written by one background task, read after `group.wait()`.
+    var data = Data()
+}
