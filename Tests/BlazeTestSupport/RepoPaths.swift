@@ -11,3 +11,11 @@ public enum RepoPaths {
     public static var bundledModels: URL { root.appendingPathComponent("Models/bkm") }
     public static var parityFixtures: URL { root.appendingPathComponent("Tests/BlazeEngineTests/Fixtures/parity") }
 }
+
+extension RepoPaths {
+    /// Copy of the project's shared test photos and MediaPipe 0.10.21 reference outputs
+    /// (Tests/Fixtures/testdata; provenance and licences in its SOURCES.md).
+    public static var testdata: URL { root.appendingPathComponent("Tests/Fixtures/testdata") }
+    public static var testImages: URL { testdata.appendingPathComponent("images") }
+    public static var referenceOutputs: URL { testdata.appendingPathComponent("reference") }
+}
