@@ -57,9 +57,14 @@ let package = Package(
             exclude: ["README.md", "NOTICE", "LICENSE", "sources"],
             resources: [.copy("bkm")]
         ),
+        .target(
+            name: "BlazeCLISupport",
+            dependencies: ["BlazeEngine"],
+            path: "Tools/CLISupport"
+        ),
         .executableTarget(
             name: "blaze-model",
-            dependencies: ["BlazeEngine", "BlazeConvert"],
+            dependencies: ["BlazeEngine", "BlazeConvert", "BlazeCLISupport"],
             path: "Tools/blaze-model"
         ),
         .executableTarget(

@@ -1,3 +1,4 @@
+import BlazeCLISupport
 import BlazeConvert
 import BlazeEngine
 import Foundation
@@ -10,7 +11,7 @@ struct ConvertCommand {
 
     init(arguments: [String]) throws {
         let a = try Arguments(arguments, valued: ["-o", "--output", "--output-dir"])
-        guard a.positional.count == 1 else { throw UsageError(description: "convert takes one input file") }
+        guard a.positional.count == 1 else { throw UsageError("convert takes one input file") }
         input = URL(fileURLWithPath: a.positional[0])
         output = a.value("-o", "--output").map { URL(fileURLWithPath: $0) }
         outputDir = a.value("--output-dir").map { URL(fileURLWithPath: $0, isDirectory: true) }
@@ -19,10 +20,10 @@ struct ConvertCommand {
     func run() throws {
         let bytes = try readFile(input)
         if input.pathExtension.lowercased() == "task" {
-            guard let dir = outputDir else { throw UsageError(description: "a .task bundle needs --output-dir DIR") }
+            guard let dir = outputDir else { throw UsageError("a .task bundle needs --output-dir DIR") }
             try ModelConversion.convertTaskBundle(bytes: bytes, bundleName: input.lastPathComponent, outputDirectory: dir)
         } else {
-            guard let out = output else { throw UsageError(description: "convert IN.tflite needs -o OUT.bkm") }
+            guard let out = output else { throw UsageError("convert IN.tflite needs -o OUT.bkm") }
             let graph = try ModelConversion.convertTFLite(bytes: bytes, modelName: input.lastPathComponent)
             try ModelFileWriter.write(graph, to: out)
         }

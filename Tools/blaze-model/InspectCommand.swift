@@ -1,3 +1,4 @@
+import BlazeCLISupport
 import BlazeEngine
 import Foundation
 
@@ -8,7 +9,7 @@ struct InspectCommand {
 
     init(arguments: [String]) throws {
         let a = try Arguments(arguments, valued: [], flags: ["--json"])
-        guard a.positional.count == 1 else { throw UsageError(description: "inspect takes one model file") }
+        guard a.positional.count == 1 else { throw UsageError("inspect takes one model file") }
         path = a.positional[0]
         json = a.has("--json")
     }

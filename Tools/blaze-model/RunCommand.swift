@@ -1,3 +1,4 @@
+import BlazeCLISupport
 import BlazeEngine
 import Foundation
 
@@ -10,10 +11,10 @@ struct RunCommand {
 
     init(arguments: [String]) throws {
         let a = try Arguments(arguments, valued: ["--input", "--output-dir"])
-        guard a.positional.count == 1 else { throw UsageError(description: "run takes one model file") }
+        guard a.positional.count == 1 else { throw UsageError("run takes one model file") }
         modelPath = a.positional[0]
         inputSpecs = a.values("--input")
-        guard !inputSpecs.isEmpty else { throw UsageError(description: "run needs at least one --input FILE.npy") }
+        guard !inputSpecs.isEmpty else { throw UsageError("run needs at least one --input FILE.npy") }
         outputDir = URL(fileURLWithPath: a.value("--output-dir") ?? FileManager.default.currentDirectoryPath, isDirectory: true)
     }
 

@@ -1,3 +1,4 @@
+import BlazeCLISupport
 import BlazeConvert
 import BlazeEngine
 import Foundation
@@ -15,7 +16,6 @@ let usage = """
            blaze-model run MODEL.bkm --input FILE.npy [--input NAME=FILE.npy ...] [--output-dir DIR]
     """
 
-struct UsageError: Error, CustomStringConvertible { let description: String }
 
 func main() -> Int32 {
     var args = Array(CommandLine.arguments.dropFirst())
@@ -32,7 +32,7 @@ func main() -> Int32 {
         case "-h", "--help", "help":
             print(usage)
         default:
-            throw UsageError(description: "unknown command '\(command)'\n\(usage)")
+            throw UsageError("unknown command '\(command)'\n\(usage)")
         }
         return 0
     } catch {
