@@ -85,7 +85,7 @@ let package = Package(
         ),
         .testTarget(
             name: "BlazeKitTests",
-            dependencies: ["BlazeKit", "BlazeImageIO", "BlazeTestSupport"],
+            dependencies: ["BlazeKit", "BlazeImageIO", "BlazeEngine", "BlazeModels", "BlazeTestSupport"],
             path: "Tests/BlazeKitTests",
             resources: [.copy("Fixtures")]
         ),

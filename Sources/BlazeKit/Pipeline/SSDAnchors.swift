@@ -1,0 +1,86 @@
+/// One SSD anchor: a centre in normalized tensor coordinates. All detectors here use
+/// `fixed_anchor_size`, so width and height are always 1 and only the centre matters.
+public struct SSDAnchor: Sendable, Hashable {
+    public var xCenter: Float
+    public var yCenter: Float
+    public var width: Float = 1
+    public var height: Float = 1
+
+    public init(xCenter: Float, yCenter: Float) {
+        self.xCenter = xCenter
+        self.yCenter = yCenter
+    }
+}
+
+/// Options of MediaPipe's `SsdAnchorsCalculator` that matter with `fixed_anchor_size = true`
+/// (PIPELINES.md S2). The other options of the three models (min_scale 0.1484375, max_scale
+/// 0.75, anchor offsets 0.5, aspect_ratios [1.0]) only influence anchor sizes, which are fixed.
+public struct SSDAnchorOptions: Sendable, Hashable {
+    /// Network input size in pixels.
+    public var inputWidth: Int
+    public var inputHeight: Int
+    /// One stride per SSD layer; consecutive layers with equal strides share one grid.
+    public var strides: [Int]
+    /// Number of aspect ratios per layer (each gives one anchor per cell).
+    public var aspectRatioCount: Int
+    /// `interpolated_scale_aspect_ratio`; > 0 adds one more anchor per layer and cell.
+    public var interpolatedScaleAspectRatio: Float
+
+    public init(inputWidth: Int, inputHeight: Int, strides: [Int], aspectRatioCount: Int = 1,
+                interpolatedScaleAspectRatio: Float) {
+        self.inputWidth = inputWidth
+        self.inputHeight = inputHeight
+        self.strides = strides
+        self.aspectRatioCount = aspectRatioCount
+        self.interpolatedScaleAspectRatio = interpolatedScaleAspectRatio
+    }
+
+    /// BlazeFace short range: 128², strides 8,16,16,16 → 16×16×2 + 8×8×6 = 896 anchors.
+    public static let faceShortRange = SSDAnchorOptions(inputWidth: 128, inputHeight: 128,
+                                                        strides: [8, 16, 16, 16], interpolatedScaleAspectRatio: 1)
+    /// BlazeFace full range: 192², stride 4 → 48×48×1 = 2304 anchors.
+    public static let faceFullRange = SSDAnchorOptions(inputWidth: 192, inputHeight: 192,
+                                                       strides: [4], interpolatedScaleAspectRatio: 0)
+    /// Palm detector (full and lite): 192², strides 8,16,16,16 → 24×24×2 + 12×12×6 = 2016 anchors.
+    public static let palm = SSDAnchorOptions(inputWidth: 192, inputHeight: 192,
+                                              strides: [8, 16, 16, 16], interpolatedScaleAspectRatio: 1)
+
+    /// The merged layer groups: grid size and anchors per cell, in output order.
+    public var groups: [(gridWidth: Int, gridHeight: Int, anchorsPerCell: Int)] {
+        var result: [(Int, Int, Int)] = []
+        var layer = 0
+        while layer < strides.count {
+            let stride = strides[layer]
+            var perCell = 0
+            while layer < strides.count && strides[layer] == stride {
+                perCell += aspectRatioCount + (interpolatedScaleAspectRatio > 0 ? 1 : 0)
+                layer += 1
+            }
+            // ceil(in / stride), as `std::ceil(1.0f * in / stride)`.
+            let gw = (inputWidth + stride - 1) / stride, gh = (inputHeight + stride - 1) / stride
+            result.append((gw, gh, perCell))
+        }
+        return result
+    }
+
+    /// Total anchor count (= rows of the model's box output).
+    public var anchorCount: Int { groups.reduce(0) { $0 + $1.gridWidth * $1.gridHeight * $1.anchorsPerCell } }
+
+    /// The anchors in the model's output order: group by group, row-major cells, then the
+    /// anchors of one cell. Centre = `((x + 0.5)/fw, (y + 0.5)/fh)` in Float32.
+    public func anchors() -> [SSDAnchor] {
+        var result: [SSDAnchor] = []
+        result.reserveCapacity(anchorCount)
+        for group in groups {
+            let fw = Float(group.gridWidth), fh = Float(group.gridHeight)
+            for y in 0..<group.gridHeight {
+                let yc = (Float(y) + 0.5) / fh
+                for x in 0..<group.gridWidth {
+                    let xc = (Float(x) + 0.5) / fw
+                    for _ in 0..<group.anchorsPerCell { result.append(SSDAnchor(xCenter: xc, yCenter: yc)) }
+                }
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,44 @@
+/// Tracking IDs for ML Kit's `trackingId` (PIPELINES.md §5.4, PROPOSAL — MediaPipe exposes none).
+///
+/// Rules: every tracked rect carries an ID; a rect rebuilt from landmarks for the next frame
+/// keeps its face's or hand's ID (the caller copies it into the new `TrackedRect`); a detector
+/// rect that replaces overlapping tracked rects (`IoU > threshold`) inherits an ID from them
+/// (the last one removed, as MediaPipe's `AssociationCalculator` does for detection IDs);
+/// every other rect gets the next integer. IDs of faces or hands whose presence test fails
+/// simply disappear with their rects and are never reused.
+public struct TrackingIDAllocator: Sendable, Hashable {
+    /// The ID the next new rect gets.
+    public private(set) var nextID: Int
+
+    public init(firstID: Int = 1) {
+        nextID = firstID
+    }
+
+    /// Gives every rect without an ID the next free ID, in list order.
+    public mutating func assignMissingIDs(_ rects: [TrackedRect]) -> [TrackedRect] {
+        rects.map { rect in
+            guard rect.trackingID == nil else { return rect }
+            var copy = rect
+            copy.trackingID = nextID
+            nextID += 1
+            return copy
+        }
+    }
+
+    /// Face association with IDs. `detectorPriority` true = Tasks FaceLandmarker
+    /// (`[tracked, detected]`: detector rects replace overlapping tracked ones and inherit their
+    /// IDs); false = legacy face mesh (`[detected, tracked]`: tracked rects win and keep theirs).
+    /// New rects get fresh IDs.
+    public mutating func associateFaces(tracked: [TrackedRect], detected: [NormalizedRect], threshold: Float,
+                                        detectorPriority: Bool = true) -> [TrackedRect] {
+        let detectedRects = detected.map { TrackedRect(rect: $0) }
+        let lists = detectorPriority ? [tracked, detectedRects] : [detectedRects, tracked]
+        return assignMissingIDs(associateRects(lists, threshold: threshold))
+    }
+
+    /// Tasks hand association with IDs: tracked rects keep theirs, detector rects that overlap
+    /// none of the result are appended with fresh IDs.
+    public mutating func associateHands(tracked: [TrackedRect], detected: [NormalizedRect], threshold: Float) -> [TrackedRect] {
+        assignMissingIDs(associateHandRects(base: tracked, new: detected.map { TrackedRect(rect: $0) }, threshold: threshold))
+    }
+}
