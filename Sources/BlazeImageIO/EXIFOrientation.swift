@@ -28,7 +28,12 @@ enum EXIFOrientation {
     static func parseAPP1(_ s: UnsafeRawBufferPointer) -> ImageOrientation? {
         let exifHeader: [UInt8] = [0x45, 0x78, 0x69, 0x66, 0, 0]   // "Exif\0\0"
         guard s.count >= 14, Array(s[0..<6]) == exifHeader else { return nil }
-        let tiff = UnsafeRawBufferPointer(rebasing: s[6...])
+        return parseTIFF(UnsafeRawBufferPointer(rebasing: s[6...]))
+    }
+
+    /// Orientation tag of IFD0 of a TIFF structure (a JPEG APP1 after `Exif\0\0`, a PNG eXIf chunk).
+    static func parseTIFF(_ tiff: UnsafeRawBufferPointer) -> ImageOrientation? {
+        guard tiff.count >= 8 else { return nil }
         let little: Bool
         switch (tiff[0], tiff[1]) {
         case (0x49, 0x49): little = true

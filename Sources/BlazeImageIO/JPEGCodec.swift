@@ -44,12 +44,21 @@ enum JPEGCodec {
         let dst = plane.bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
         if tjDecompress2(handle, source, UInt(size), dst, Int32(w), Int32(plane.bytesPerRow), Int32(h), pixelFormat, flags) != 0 {
             let text = message(handle)
-            // Warnings (recoverable corruption) are accepted as OpenCV does, except a premature end
-            // of data: a truncated file is an error, not a grey-filled image.
-            if tjGetErrorCode(handle) != Int32(TJERR_WARNING.rawValue) || text.contains("Premature end") {
-                throw BlazeError(.invalidInput, "corrupt or truncated JPEG data: \(text)")
-            }
+            if !isBenignWarning(text) { throw BlazeError(.invalidInput, "corrupt or truncated JPEG data: \(text)") }
         }
+    }
+
+    /// libjpeg warnings that leave a complete image, accepted as OpenCV accepts them. Everything
+    /// else is an error — in particular a premature end of data (a truncated file must not become
+    /// a grey-filled image). The message is the *last* one libjpeg emitted; `tjGetErrorCode` cannot
+    /// be used to tell warnings from errors because it reports TJERR_WARNING for a fatal error that
+    /// follows any warning (e.g. "Bogus Huffman table" after the end-of-data warning).
+    static func isBenignWarning(_ text: String) -> Bool {
+        let lower = text.lowercased()
+        if lower.contains("premature end") { return false }
+        return (lower.hasPrefix("corrupt jpeg data:") && lower.contains("extraneous bytes"))
+            || lower.hasPrefix("unknown adobe color transform")
+            || lower.hasPrefix("warning: unknown jfif revision")
     }
 
     /// OpenCV's `icvCvt_CMYK2BGR_8u_C4C3R` on the (Adobe-inverted) CMYK samples:
@@ -65,7 +74,7 @@ enum JPEGCodec {
                         let k = Int(s.load(fromByteOffset: 4 * x + 3, as: UInt8.self))
                         for c in 0..<3 {
                             let v = Int(s.load(fromByteOffset: 4 * x + c, as: UInt8.self))
-                            d.storeBytes(of: UInt8(clamping: k - ((255 - v) * k >> 8)), toByteOffset: 3 * x + c, as: UInt8.self)
+                            d.storeBytes(of: UInt8(clamping: k - (((255 - v) * k) >> 8)), toByteOffset: 3 * x + c, as: UInt8.self)
                         }
                     }
                 }

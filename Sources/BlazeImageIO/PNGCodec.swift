@@ -14,18 +14,23 @@ import Foundation
 /// - 16-bit files are read in the 16-bit *linear* formats (no gamma conversion) and keep the high
 ///   byte, as OpenCV's `png_set_strip_16`. With alpha, libpng returns 16-bit linear samples
 ///   premultiplied by alpha; they are un-premultiplied (rounded) before taking the high byte, which
-///   can differ from OpenCV by one level where alpha is neither 0 nor 65535, and loses the colour
-///   where alpha is 0 (OpenCV keeps it).
-/// Palette, 1/2/4-bit gray, tRNS and interlaced files are expanded by libpng.
+///   can differ from OpenCV by one level where 256 ≤ alpha < 65535, and loses the colour where
+///   alpha < 256, i.e. where the 8-bit alpha is 0 (OpenCV keeps it).
+/// Palette, 1/2/4-bit gray, tRNS and interlaced files are expanded by libpng. An `eXIf` chunk's
+/// orientation becomes `VisionImage.orientation`, as for JPEG.
 enum PNGCodec {
     // png.h format flags (the composite macros do not import into Swift).
     static let alphaFlag: UInt32 = 0x01, colorFlag: UInt32 = 0x02, linearFlag: UInt32 = 0x04
 
     static func decode(_ bytes: UnsafeRawBufferPointer, options: ImageDecodingOptions) throws -> VisionImage {
+        var image: VisionImage
         if let cleaned = PNGChunks.neutralizingColorManagement(bytes) {
-            return try cleaned.withUnsafeBytes { try decodeRaw($0, options: options) }
+            image = try cleaned.withUnsafeBytes { try decodeRaw($0, options: options) }
+        } else {
+            image = try decodeRaw(bytes, options: options)
         }
-        return try decodeRaw(bytes, options: options)
+        if options.appliesEXIFOrientation, let o = PNGChunks.exifOrientation(bytes) { image.orientation = o }
+        return image
     }
 
     private static func decodeRaw(_ bytes: UnsafeRawBufferPointer, options: ImageDecodingOptions) throws -> VisionImage {
@@ -133,6 +138,20 @@ enum PNGCodec {
 
 /// Walks a PNG's chunk list before decoding.
 enum PNGChunks {
+    /// The orientation tag of an `eXIf` chunk (which OpenCV's `imread` applies too), if any.
+    static func exifOrientation(_ bytes: UnsafeRawBufferPointer) -> ImageOrientation? {
+        var p = 8
+        while p + 12 <= bytes.count {
+            let length = Int(bytes[p]) << 24 | Int(bytes[p + 1]) << 16 | Int(bytes[p + 2]) << 8 | Int(bytes[p + 3])
+            guard length <= bytes.count - p - 12 else { return nil }
+            let type = String(decoding: bytes[(p + 4)..<(p + 8)], as: UTF8.self)
+            if type == "IEND" { return nil }
+            if type == "eXIf" { return EXIFOrientation.parseTIFF(UnsafeRawBufferPointer(rebasing: bytes[(p + 8)..<(p + 8 + length)])) }
+            p += 12 + length
+        }
+        return nil
+    }
+
     /// A copy of `bytes` whose gAMA, sRGB, iCCP and cHRM chunks are renamed to the private
     /// ancillary type `blKc` (with a recomputed CRC) so that libpng ignores them, or nil when there
     /// are none (or the chunk list is malformed; libpng then reports the error).

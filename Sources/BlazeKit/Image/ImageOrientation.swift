@@ -1,10 +1,11 @@
 /// How the stored pixels must be turned to show the image upright, with the meaning (and raw
 /// values) of UIKit's `UIImage.Orientation`.
 ///
-/// `.right` means the stored pixels are rotated 90° counter-clockwise from the intended view, so
-/// they are shown rotated 90° clockwise (EXIF 6, the usual portrait photo from a phone held
-/// upright); `.left` is the opposite (EXIF 8). The mirrored cases flip the stored image
-/// horizontally before that rotation.
+/// `.right`: the displayed image is the stored one rotated 90° clockwise (EXIF 6, the usual
+/// portrait photo of a phone camera); `.left`: rotated 90° counter-clockwise (EXIF 8); `.down`:
+/// 180°. The mirrored cases flip the stored image horizontally before that rotation
+/// (`.leftMirrored` = transpose, EXIF 5; `.rightMirrored` = transverse, EXIF 7). Example: a photo
+/// stored turned 90° clockwise (`derived_astronaut_rot90cw.png`) is upright when tagged `.left`.
 ///
 /// Detectors work in the **upright** image: results are in upright coordinates, and the
 /// upright width/height are `VisionImage.uprightWidth/uprightHeight`. (MediaPipe Tasks'

@@ -46,7 +46,7 @@ enum VideoRangeYUV: YUVMatrix {
         let r = (yy &+ 1_673_527 &* vv) >> 20
         let g = (yy &- 852_492 &* vv &- 409_993 &* uu) >> 20
         let b = (yy &+ 2_116_026 &* uu) >> 20
-        return clamp255(SIMD4(r, g, b, 255))
+        return SIMD4(saturate(r), saturate(g), saturate(b), 255)
     }
 }
 
@@ -59,17 +59,13 @@ enum FullRangeYUV: YUVMatrix {
         let r = y &+ ((22987 &* vv &+ 8192) >> 14)
         let g = y &+ ((-5636 &* uu &- 11698 &* vv &+ 8192) >> 14)
         let b = y &+ ((29049 &* uu &+ 8192) >> 14)
-        return clamp255(SIMD4(r, g, b, 255))
+        return SIMD4(saturate(r), saturate(g), saturate(b), 255)
     }
 }
 
+/// Clamps to 0…255 (OpenCV's `saturate_cast<uchar>`).
 @inline(__always)
-func clamp255(_ v: SIMD4<Int32>) -> SIMD4<Int32> {
-    var v = v
-    v.replace(with: 0, where: v .< 0)
-    v.replace(with: 255, where: v .> 255)
-    return v
-}
+func saturate(_ v: Int32) -> Int32 { min(max(v, 0), 255) }
 
 /// NV12 / NV21: chroma pairs interleaved; `uOffset`/`vOffset` are 0/1 or 1/0.
 struct BiPlanarSource<M: YUVMatrix>: PixelSource {

@@ -14,6 +14,9 @@ import Foundation
 /// immutable and safe to share between threads.
 ///
 /// Pixel coordinates: origin at the top-left of the stored pixels, pixel centres at integers.
+/// Detectors see the image through `orientation` and report results in the **upright** image's
+/// coordinates (`uprightWidth × uprightHeight`) — unlike MediaPipe Tasks' `rotationDegrees`
+/// option (PIPELINES.md §6.8), whose results are in the stored image's coordinates.
 public struct VisionImage: Sendable {
     public typealias Orientation = ImageOrientation
 
@@ -38,8 +41,12 @@ public struct VisionImage: Sendable {
     public var isBorrowed: Bool { !storage.isOwned }
 
     /// A new owned image with zeroed pixels, tightly packed (fill it with `withUnsafeMutablePlanes`).
+    /// At most `maxOwnedPixelCount` pixels.
     public init(width: Int, height: Int, format: PixelFormat, orientation: ImageOrientation = .up) throws {
         try Self.validateSize(width: width, height: height, format: format)
+        guard width * height <= Self.maxOwnedPixelCount else {
+            throw BlazeError(.invalidInput, "image of \(width)×\(height) pixels exceeds \(Self.maxOwnedPixelCount) pixels")
+        }
         self.width = width
         self.height = height
         self.format = format
@@ -155,6 +162,9 @@ public struct MutableImagePlane {
 extension VisionImage {
     /// The largest accepted side, so that offsets never overflow.
     public static let maxSide = 1 << 20
+    /// The largest image this type allocates itself (1 gigapixel); decoders apply their own,
+    /// smaller cap first (`ImageDecodingOptions.maxPixelCount`).
+    public static let maxOwnedPixelCount = 1 << 30
 
     static func validateSize(width: Int, height: Int, format: PixelFormat) throws {
         guard width > 0, height > 0, width <= maxSide, height <= maxSide else {
@@ -165,7 +175,7 @@ extension VisionImage {
     static func requiredBytes(plane: Int, width: Int, height: Int, bytesPerRow: Int, format: PixelFormat) throws -> Int {
         let g = format.planeGeometry(plane, width: width, height: height)
         guard bytesPerRow >= g.minBytesPerRow, bytesPerRow <= maxSide &* 16 else {
-            throw BlazeError(.invalidInput, "plane \(plane) of a \(width)×\(height) \(format) image: bytesPerRow \(bytesPerRow) is less than \(g.minBytesPerRow)")
+            throw BlazeError(.invalidInput, "plane \(plane) of a \(width)×\(height) \(format) image: bytesPerRow \(bytesPerRow) is outside \(g.minBytesPerRow)…\(maxSide * 16)")
         }
         let (rows, o1) = (g.height - 1).multipliedReportingOverflow(by: bytesPerRow)
         let (total, o2) = rows.addingReportingOverflow(g.minBytesPerRow)
