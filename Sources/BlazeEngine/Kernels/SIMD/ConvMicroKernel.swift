@@ -1,0 +1,271 @@
+// The register-blocked micro-kernel shared by every `PackedConv2D` path: MR output pixels ×
+// NV vectors of output channels, accumulated over a "K walk" that covers a pointwise row
+// (one segment of C floats), or the receptive field of a k×k conv directly in the NHWC input
+// (KH segments of KW·C contiguous floats; KH·KW segments of C with dilation) — so the direct
+// conv needs no im2col buffer.
+//
+// Weights of one block are packed `[K][NV·lanes]` (K = KH·KW·C in OHWI order), so each K step
+// loads NV weight vectors, broadcasts one input value per pixel and does MR·NV FMAs.
+
+/// One micro-kernel call: MR pixels (rows `a + m·lda`) × one channel block.
+struct ConvTileJob {
+    /// First pixel, first K element of the walk.
+    var a: UnsafePointer<Float>
+    /// Distance between consecutive pixels of the tile in the input (C, or strideW·C).
+    var lda: Int
+    /// K walk: `count1` × `count2` segments of `length` contiguous floats; segment starts advance
+    /// by `strideA1/strideA2` in the input and `strideW1/strideW2` in the packed weights.
+    var count1: Int, strideA1: Int, strideW1: Int
+    var count2: Int, strideA2: Int, strideW2: Int
+    var length: Int
+    /// Packed weights at the first K element of the walk.
+    var w: UnsafePointer<Float>
+    /// Output of pixel 0 at the block's first channel; pixels are `ldo` apart.
+    var out: UnsafeMutablePointer<Float>
+    var ldo: Int
+    /// Valid output channels from the block start (the last vector may be partial).
+    var outLanes: Int
+    /// Residual of pixel 0 at the block's first channel, pixels `ldr` apart; `resLanes` channels
+    /// from the block start exist (fewer than `outLanes` for a channel-padded residual).
+    var residual: UnsafePointer<Float>?
+    var ldr: Int
+    var resLanes: Int
+    /// Packed bias / alpha at the block's first channel (padded to whole vectors).
+    var bias: UnsafePointer<Float>
+    var alpha: UnsafePointer<Float>
+    /// Pixels `storeFrom..<storeTo` of the tile are written (the others were shifted in to keep
+    /// the tile full and belong to a neighbouring tile).
+    var storeFrom: Int, storeTo: Int
+    /// Fusion flags (see `ConvFinish`) and clamp bounds (±∞ when absent).
+    var mode: Int
+    var lo: Float, hi: Float, lo2: Float, hi2: Float
+}
+
+enum ConvTile<V: KernelVector, let MR: Int, let NV: Int> {
+    /// K loop, then the epilogue specialised for the layer's fusion (`j.mode`). The epilogue runs
+    /// out of line on the accumulators passed by value: then every accumulator access here has a
+    /// constant index and they stay in registers (an inlined, flag-testing epilogue made LLVM keep
+    /// some shapes' accumulators on the stack and store them on every K step).
+    @inline(never)
+    static func run(_ j: ConvTileJob) {
+        let L = V.laneCount
+        let wk = NV &* L
+        let lda = j.lda
+        var acc = InlineArray<MR, InlineArray<NV, V>>(repeating: InlineArray<NV, V>(repeating: V.zero))
+        var a1 = j.a, w1 = j.w
+        for _ in 0..<j.count1 {
+            var a2 = a1, w2 = w1
+            for _ in 0..<j.count2 {
+                var ap = a2, wp = w2
+                for _ in 0..<j.length {
+                    var wv = InlineArray<NV, V>(repeating: V.zero)
+                    for v in 0..<NV { wv[v] = V.load(wp + v &* L) }
+                    for m in 0..<MR {
+                        let x = V(splat: ap[m &* lda])
+                        for v in 0..<NV { acc[m][v] = acc[m][v].madd(x, wv[v]) }
+                    }
+                    ap += 1
+                    wp += wk
+                }
+                a2 += j.strideA2
+                w2 += j.strideW2
+            }
+            a1 += j.strideA1
+            w1 += j.strideW1
+        }
+        switch j.mode {
+        case 0: ConvFinish<V, MR, NV, 0>.run(acc, j)
+        case 1: ConvFinish<V, MR, NV, 1>.run(acc, j)
+        case 2: ConvFinish<V, MR, NV, 2>.run(acc, j)
+        case 3: ConvFinish<V, MR, NV, 3>.run(acc, j)
+        case 4: ConvFinish<V, MR, NV, 4>.run(acc, j)
+        case 5: ConvFinish<V, MR, NV, 5>.run(acc, j)
+        case 6: ConvFinish<V, MR, NV, 6>.run(acc, j)
+        default: ConvFinish<V, MR, NV, 7>.run(acc, j)
+        }
+    }
+}
+
+/// The epilogue of an MR×NV tile for fusion flags `F` (`ConvTileJob.mode`): bit 0 activation
+/// clamp, bit 1 residual add (+ residual activation clamp), bit 2 PReLU. Full tiles (all pixels
+/// stored, whole vectors) take a straight-line path; edge tiles a general one.
+enum ConvFinish<V: KernelVector, let MR: Int, let NV: Int, let F: Int> {
+    @inline(never)
+    static func run(_ acc: borrowing InlineArray<MR, InlineArray<NV, V>>, _ j: ConvTileJob) {
+        let L = V.laneCount
+        let clamp = F & 1 != 0, residual = F & 2 != 0, prelu = F & 4 != 0
+        var bias = InlineArray<NV, V>(repeating: V.zero)
+        var alpha = InlineArray<NV, V>(repeating: V.zero)
+        for v in 0..<NV {
+            bias[v] = V.load(j.bias + v &* L)
+            if prelu { alpha[v] = V.load(j.alpha + v &* L) }
+        }
+        let lo = V(splat: j.lo), hi = V(splat: j.hi), lo2 = V(splat: j.lo2), hi2 = V(splat: j.hi2)
+        let full = j.storeFrom == 0 && j.storeTo == MR && j.outLanes == NV &* L && (!residual || j.resLanes == NV &* L)
+        if full {
+            let res = residual ? j.residual! : j.bias
+            for m in 0..<MR {
+                let o = j.out + m &* j.ldo
+                let r = res + m &* j.ldr
+                for v in 0..<NV {
+                    var y = acc[m][v].add(bias[v])
+                    if clamp { y = y.clampedBelow(lo).clampedAbove(hi) }
+                    if residual { y = y.add(V.load(r + v &* L)).clampedBelow(lo2).clampedAbove(hi2) }
+                    if prelu { y = y.prelu(alpha[v]) }
+                    y.store(o + v &* L)
+                }
+            }
+            return
+        }
+        let outLanes = j.outLanes, resLanes = j.resLanes
+        for m in 0..<MR where m >= j.storeFrom && m < j.storeTo {
+            let o = j.out + m &* j.ldo
+            for v in 0..<NV {
+                let c = v &* L
+                var y = acc[m][v].add(bias[v])
+                if clamp { y = y.clampedBelow(lo).clampedAbove(hi) }
+                if residual {
+                    let r = j.residual! + m &* j.ldr
+                    let rv: V = c &+ L <= resLanes ? V.load(r + c) : (c < resLanes ? V.load(r + c, count: resLanes &- c) : V.zero)
+                    y = y.add(rv).clampedBelow(lo2).clampedAbove(hi2)
+                }
+                if prelu { y = y.prelu(alpha[v]) }
+                if c &+ L <= outLanes { y.store(o + c) } else { y.store(o + c, count: outLanes &- c) }
+            }
+        }
+    }
+}
+
+/// The tile shapes instantiated in this build and the dispatch to them.
+enum ConvTiles {
+    #if BLAZE_TUNED
+    typealias Vec = SIMD16<Float>
+    /// (MR, largest NV) with MR·NV + NV + 1 ≤ 32 zmm registers.
+    static let shapes: [(mr: Int, maxNV: Int)] = [(1, 4), (2, 4), (4, 4), (6, 4), (8, 3), (12, 2), (14, 1)]
+    #else
+    typealias Vec = SIMD4<Float>
+    /// (MR, largest NV) with MR·NV + NV + 1 < 16 xmm registers (4×3, exactly 16, spilled).
+    static let shapes: [(mr: Int, maxNV: Int)] = [(1, 4), (2, 4), (4, 2), (6, 2), (8, 1)]
+    #endif
+
+    static var lanes: Int { Vec.laneCount }
+
+    static func maxNV(mr: Int) -> Int { shapes.first { $0.mr == mr }?.maxNV ?? 0 }
+
+    @inline(__always)
+    static func run(mr: Int, nv: Int, _ j: ConvTileJob) {
+        #if BLAZE_TUNED
+        switch (mr, nv) {
+        case (1, 1): ConvTile<Vec, 1, 1>.run(j)
+        case (1, 2): ConvTile<Vec, 1, 2>.run(j)
+        case (1, 3): ConvTile<Vec, 1, 3>.run(j)
+        case (1, 4): ConvTile<Vec, 1, 4>.run(j)
+        case (2, 1): ConvTile<Vec, 2, 1>.run(j)
+        case (2, 2): ConvTile<Vec, 2, 2>.run(j)
+        case (2, 3): ConvTile<Vec, 2, 3>.run(j)
+        case (2, 4): ConvTile<Vec, 2, 4>.run(j)
+        case (4, 1): ConvTile<Vec, 4, 1>.run(j)
+        case (4, 2): ConvTile<Vec, 4, 2>.run(j)
+        case (4, 3): ConvTile<Vec, 4, 3>.run(j)
+        case (4, 4): ConvTile<Vec, 4, 4>.run(j)
+        case (6, 1): ConvTile<Vec, 6, 1>.run(j)
+        case (6, 2): ConvTile<Vec, 6, 2>.run(j)
+        case (6, 3): ConvTile<Vec, 6, 3>.run(j)
+        case (6, 4): ConvTile<Vec, 6, 4>.run(j)
+        case (8, 1): ConvTile<Vec, 8, 1>.run(j)
+        case (8, 2): ConvTile<Vec, 8, 2>.run(j)
+        case (8, 3): ConvTile<Vec, 8, 3>.run(j)
+        case (12, 1): ConvTile<Vec, 12, 1>.run(j)
+        case (12, 2): ConvTile<Vec, 12, 2>.run(j)
+        case (14, 1): ConvTile<Vec, 14, 1>.run(j)
+        default: preconditionFailure("no \(mr)×\(nv) conv tile")
+        }
+        #else
+        switch (mr, nv) {
+        case (1, 1): ConvTile<Vec, 1, 1>.run(j)
+        case (1, 2): ConvTile<Vec, 1, 2>.run(j)
+        case (1, 3): ConvTile<Vec, 1, 3>.run(j)
+        case (1, 4): ConvTile<Vec, 1, 4>.run(j)
+        case (2, 1): ConvTile<Vec, 2, 1>.run(j)
+        case (2, 2): ConvTile<Vec, 2, 2>.run(j)
+        case (2, 3): ConvTile<Vec, 2, 3>.run(j)
+        case (2, 4): ConvTile<Vec, 2, 4>.run(j)
+        case (4, 1): ConvTile<Vec, 4, 1>.run(j)
+        case (4, 2): ConvTile<Vec, 4, 2>.run(j)
+        case (6, 1): ConvTile<Vec, 6, 1>.run(j)
+        case (6, 2): ConvTile<Vec, 6, 2>.run(j)
+        case (8, 1): ConvTile<Vec, 8, 1>.run(j)
+        default: preconditionFailure("no \(mr)×\(nv) conv tile")
+        }
+        #endif
+    }
+
+    /// Estimated cycles of one K step of an MR×NV tile: FMA-bound (MR·NV / 2 per cycle) or
+    /// load-bound ((MR + NV) loads at 2 per cycle), plus loop overhead.
+    /// Measured on the Zen 5 dev machine (2×512-bit FMA, 4-cycle latency, 2 loads/cycle): a step
+    /// needs ≥ 8 independent accumulators to hide the FMA latency.
+    static func stepCost(mr: Int, nv: Int) -> Double {
+        max(Double(mr * nv) / 2, 4, Double(mr + nv) / 2) + 0.6
+    }
+
+    /// Per-tile cost outside the K loop (epilogue, stores, setup).
+    static func tileOverhead(mr: Int, nv: Int) -> Double {
+        Double(mr * nv) + 12
+    }
+}
+
+/// Pointwise conv with very few outputs (O ≤ 6, e.g. detector classification heads): a tile of
+/// PT pixels × O dot products vectorised over the input channels, then tree-reduced. Weights are
+/// packed `[O][Cpad]` (zero padded to whole vectors). Beats the channel-vector tiles there, which
+/// would waste 10–15 of 16 lanes.
+enum DotTile<V: KernelVector, let O: Int, let PT: Int> {
+    @inline(never)
+    static func run(_ x: UnsafePointer<Float>, C: Int, w: UnsafePointer<Float>, cpad: Int,
+                    out: UnsafeMutablePointer<Float>, residual: UnsafePointer<Float>?, ldr: Int,
+                    bias: UnsafePointer<Float>, alpha: UnsafePointer<Float>, epilogue e: FusedEpilogue) {
+        let L = V.laneCount
+        var acc = InlineArray<PT, InlineArray<O, V>>(repeating: InlineArray<O, V>(repeating: V.zero))
+        var c = 0
+        while c &+ L <= C {
+            var xv = InlineArray<PT, V>(repeating: V.zero)
+            for p in 0..<PT { xv[p] = V.load(x + (p &* C &+ c)) }
+            for o in 0..<O {
+                let wv = V.load(w + (o &* cpad &+ c))
+                for p in 0..<PT { acc[p][o] = acc[p][o].madd(xv[p], wv) }
+            }
+            c &+= L
+        }
+        if c < C {
+            var xv = InlineArray<PT, V>(repeating: V.zero)
+            for p in 0..<PT { xv[p] = V.load(x + (p &* C &+ c), count: C &- c) }
+            for o in 0..<O {
+                let wv = V.load(w + (o &* cpad &+ c))
+                for p in 0..<PT { acc[p][o] = acc[p][o].madd(xv[p], wv) }
+            }
+        }
+        for p in 0..<PT {
+            for o in 0..<O {
+                let res: Float? = residual.map { o < ldr ? $0[p &* ldr &+ o] : 0 }
+                out[p &* O &+ o] = e.apply(acc[p][o].laneSum(), bias: bias[o], residual: res, alpha: alpha[o])
+            }
+        }
+    }
+
+    /// Pixels `pixels` of `[P, C] → [P, O]`.
+    @inline(__always)
+    static func pixels(_ pixels: Range<Int>, x: UnsafePointer<Float>, C: Int, w: UnsafePointer<Float>, cpad: Int,
+                       out: UnsafeMutablePointer<Float>, residual: UnsafePointer<Float>?, ldr: Int,
+                       bias: UnsafePointer<Float>, alpha: UnsafePointer<Float>, epilogue: FusedEpilogue) {
+        var p = pixels.lowerBound
+        while p &+ PT <= pixels.upperBound {
+            run(x + p &* C, C: C, w: w, cpad: cpad, out: out + p &* O, residual: residual.map { $0 + p &* ldr }, ldr: ldr,
+                bias: bias, alpha: alpha, epilogue: epilogue)
+            p &+= PT
+        }
+        while p < pixels.upperBound {
+            DotTile<V, O, 1>.run(x + p &* C, C: C, w: w, cpad: cpad, out: out + p &* O, residual: residual.map { $0 + p &* ldr },
+                                 ldr: ldr, bias: bias, alpha: alpha, epilogue: epilogue)
+            p &+= 1
+        }
+    }
+}

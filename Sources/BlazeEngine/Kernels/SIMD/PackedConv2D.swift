@@ -1,0 +1,485 @@
+import COpenBLAS
+
+/// CONV_2D (any kernel, stride, dilation, padding) and FULLY_CONNECTED with weights packed once
+/// at load and a fused epilogue (bias, activation, optional residual ADD + its activation, optional
+/// per-channel PReLU).
+///
+/// **Paths** (`kind`), chosen at init:
+/// - `.pointwise`: 1×1, stride 1, no padding (and FULLY_CONNECTED): the batch·H·W pixels are one
+///   `[P, C]` matrix; register tiles of MR pixels × NV·16 channels.
+/// - `.direct`: any other conv, computed straight from the NHWC input (no im2col pass): a tile of
+///   MR output pixels of one row walks the KH rows of its receptive field; border pixels (some
+///   taps in the padding) are computed one by one over their valid taps.
+/// - `.dotPointwise`: pointwise with O ≤ 6 outputs (detector heads): dot products over C.
+/// - `.blasPointwise`: pointwise through OpenBLAS `sgemm` + a vectorised epilogue pass; the default
+///   for pointwise layers in the baseline (non-`BLAZE_TUNED`) build, where OpenBLAS' AVX-512 kernels
+///   beat any SSE Swift code. Configures OpenBLAS (`OpenBLAS.ensureConfigured()`) at init.
+/// The tile shape (MR, NV) is picked per layer at init from a cost model (`tileRows`, `tileVectors`).
+///
+/// **Work units** (`workCount`): pointwise: blocks of `pixelsPerUnit` pixels; direct: output rows
+/// over the batch. When that gives fewer than 8 units (small spatial sizes), each is further split
+/// into `channelGroups` groups of output-channel blocks: unit `u` is pixel unit/row `u / groups`,
+/// channel group `u % groups`. Contiguous ranges may run on different threads concurrently.
+///
+/// **Memory**: owns its packed copy of filter, bias and alpha (the caller's buffers may be freed
+/// after init); immutable after init, hence `@unchecked Sendable`; `run` allocates nothing.
+/// `input` `[N,H,W,C]` (FC: `[rows, I]`), `output` `[N,OH,OW,O]`; `residual` has the output's
+/// pixels with `residualChannels` channels each (default O: same layout as the output; fewer
+/// models an ADD of a channel-padded tensor — channels past it get no residual but still the
+/// residual activation). `output` must not overlap `input`; `residual` may be identical to
+/// `output` (only when `residualChannels == O`) or disjoint.
+public final class PackedConv2D: @unchecked Sendable {
+    public enum Kind: Sendable, Equatable { case pointwise, dotPointwise, direct, blasPointwise }
+    public enum Backend: Sendable, Equatable {
+        /// SIMD kernels in the tuned build; OpenBLAS for pointwise layers in the baseline build.
+        case automatic
+        case simd
+        /// OpenBLAS for pointwise layers (other layers still use the SIMD direct path).
+        case blas
+    }
+
+    public let geometry: ConvGeometry
+    public let kind: Kind
+    /// Output pixels per tile and channel vectors per block of the SIMD tiles.
+    public let tileRows: Int, tileVectors: Int
+    /// Pointwise: pixels per work unit.
+    public let pixelsPerUnit: Int
+    /// Output-channel groups per pixel unit / row (1 unless the spatial size is small).
+    public let channelGroups: Int
+    public let residualChannels: Int
+
+    public var workCount: Int { spatialUnits * channelGroups }
+    public var flops: Int {
+        2 * geometry.batch * geometry.outH * geometry.outW * geometry.outC * geometry.kernelH * geometry.kernelW * geometry.inC
+    }
+
+    struct Block {
+        var channel: Int   // first output channel (multiple of the lane count)
+        var nv: Int        // vectors
+        var offset: Int    // packed weights [K][nv·lanes]
+    }
+
+    let storage: SIMDAlignedStorage
+    let blocks: [Block]
+    let spatialUnits: Int
+    let epilogue: FusedEpilogue
+    let biasOffset: Int, alphaOffset: Int
+    /// K = KH·KW·C.
+    let depth: Int
+
+    /// - Parameters:
+    ///   - filter: OHWI `[O, KH, KW, C]` as in the model.
+    ///   - bias: `[O]` or nil.
+    ///   - prelu: per-output-channel PReLU alpha `[O]`, or nil (a PRELU op fused after this one).
+    ///   - residualActivation: activation of a fused ADD (applied only when `run` gets a residual).
+    ///   - residualChannels: channels per pixel of the residual tensor (default `O`).
+    ///   - tile: force a tile shape (MR pixels, NV vectors) instead of the cost model's choice —
+    ///     for benchmarks; must be an instantiated shape (`availableTiles`).
+    public init(params: Conv2DParams, geometry g: ConvGeometry, filter: UnsafePointer<Float>,
+                bias: UnsafePointer<Float>?, prelu: UnsafePointer<Float>? = nil,
+                residualActivation: Activation = .none, residualChannels: Int? = nil,
+                backend: Backend = .automatic, tile: (rows: Int, vectors: Int)? = nil) {
+        let pointwise = g.kernelH == 1 && g.kernelW == 1 && g.strideH == 1 && g.strideW == 1
+            && g.padTop == 0 && g.padLeft == 0 && g.outH == g.inH && g.outW == g.inW
+        let useBLAS: Bool
+        switch backend {
+        case .automatic: useBLAS = pointwise && !SIMDBuild.isTuned
+        case .simd: useBLAS = false
+        case .blas: useBLAS = pointwise
+        }
+        self.geometry = g
+        self.residualChannels = residualChannels ?? g.outC
+        precondition(self.residualChannels >= 0 && self.residualChannels <= g.outC, "residualChannels must be in 0...O")
+        epilogue = FusedEpilogue(activation: params.activation, residualActivation: residualActivation, hasPrelu: prelu != nil)
+        let O = g.outC
+        let K = g.kernelH * g.kernelW * g.inC
+        depth = K
+        let L = ConvTiles.lanes
+        let nvec = (O + L - 1) / L
+
+        // Spatial extent the tiles run along, for the tile choice.
+        let P = g.batch * g.outH * g.outW
+        let rowPixels: Int
+        // Few outputs: dot products over C beat channel-vector tiles that would waste most lanes.
+        // Measured (Zen 5): 2× faster for O ≤ 2, 1.4× for O = 6 with C = 256, slower otherwise.
+        let useDot = pointwise && !useBLAS && L > 1 && (O <= 2 || (O <= 6 && g.inC >= 192))
+        if pointwise {
+            kind = useBLAS ? .blasPointwise : (useDot ? .dotPointwise : .pointwise)
+            rowPixels = P
+        } else {
+            kind = .direct
+            rowPixels = PackedConv2D.interiorRange(g).count
+        }
+
+        // Tile choice: minimise estimated cycles over the instantiated shapes.
+        var best = (mr: 1, nv: 1, cost: Double.infinity)
+        for s in ConvTiles.shapes {
+            let mr = s.mr
+            if mr > max(1, rowPixels) { continue }
+            for nvMain in 1...s.maxNV where nvMain <= nvec || nvMain == 1 {
+                var cost = 0.0
+                var v = 0
+                while v < nvec {
+                    let nv = min(nvMain, nvec - v)
+                    let tiles = Double((max(rowPixels, 1) + mr - 1) / mr)
+                    cost += tiles * (Double(K) * ConvTiles.stepCost(mr: mr, nv: nv) + ConvTiles.tileOverhead(mr: mr, nv: nv))
+                    v += nv
+                }
+                if cost < best.cost * 0.999 { best = (mr, nvMain, cost) }
+            }
+        }
+        if let tile {
+            precondition(tile.vectors >= 1 && tile.vectors <= ConvTiles.maxNV(mr: tile.rows), "tile \(tile) is not instantiated")
+            best = (tile.rows, tile.vectors, 0)
+        }
+        tileRows = useBLAS ? 1 : best.mr
+        tileVectors = useBLAS ? nvec : best.nv
+
+        // Blocks and packing. BLAS keeps the filter as is ([O, K] row-major, one "block").
+        var list: [Block] = []
+        var offset = 0
+        let cpad = nvec > 0 ? ((K + L - 1) / L) * L : K
+        if useBLAS {
+            list.append(Block(channel: 0, nv: nvec, offset: 0))
+            offset = (O * K + 15) & ~15
+        } else if useDot {
+            list.append(Block(channel: 0, nv: nvec, offset: 0))
+            offset = (O * cpad + 15) & ~15
+        } else {
+            var v = 0
+            while v < nvec {
+                let nv = min(tileVectors, nvec - v)
+                list.append(Block(channel: v * L, nv: nv, offset: offset))
+                offset += K * nv * L
+                offset = (offset + 15) & ~15
+                v += nv
+            }
+        }
+        blocks = list
+        biasOffset = offset
+        alphaOffset = offset + nvec * L
+        storage = SIMDAlignedStorage(count: alphaOffset + nvec * L)
+        let p = storage.pointer
+        if useBLAS {
+            p.update(from: filter, count: O * K)
+        } else if useDot {
+            for o in 0..<O { (p + o * cpad).update(from: filter + o * K, count: K) }
+        } else {
+            for b in list {
+                let width = b.nv * L
+                let dst = p + b.offset
+                for k in 0..<K {
+                    for l in 0..<width where b.channel + l < O {
+                        dst[k * width + l] = filter[(b.channel + l) * K + k]
+                    }
+                }
+            }
+        }
+        for o in 0..<O {
+            p[biasOffset + o] = bias?[o] ?? 0
+            p[alphaOffset + o] = prelu?[o] ?? 0
+        }
+
+        // Work units.
+        if pointwise {
+            pixelsPerUnit = useBLAS ? 128 : (useDot ? 64 : tileRows * 8)
+            spatialUnits = (P + pixelsPerUnit - 1) / pixelsPerUnit
+        } else {
+            pixelsPerUnit = g.outW
+            spatialUnits = g.batch * g.outH
+        }
+        channelGroups = (useBLAS || useDot || spatialUnits >= 8) ? 1 : min(list.count, (8 + spatialUnits - 1) / spatialUnits)
+        if useBLAS { OpenBLAS.ensureConfigured() }
+    }
+
+    /// FULLY_CONNECTED as a pointwise conv over `rows` input rows of `weights.shape[1]` floats.
+    /// - Parameters: weights `[O, I]`, bias `[O]` or nil; the input holds `rows · I` floats.
+    public convenience init(fullyConnected p: FullyConnectedParams, rows: Int, inputSize I: Int, outputSize O: Int,
+                            weights: UnsafePointer<Float>, bias: UnsafePointer<Float>?,
+                            prelu: UnsafePointer<Float>? = nil, backend: Backend = .automatic) {
+        let g = ConvGeometry(batch: 1, inH: rows, inW: 1, inC: I, outH: rows, outW: 1, outC: O,
+                             kernelH: 1, kernelW: 1, strideH: 1, strideW: 1, dilationH: 1, dilationW: 1,
+                             padTop: 0, padLeft: 0)
+        self.init(params: Conv2DParams(padding: .valid, activation: p.activation), geometry: g, filter: weights,
+                  bias: bias, prelu: prelu, backend: backend)
+    }
+
+    /// Tile shapes (MR, largest NV) compiled into this build.
+    public static var availableTiles: [(rows: Int, maxVectors: Int)] { ConvTiles.shapes.map { ($0.mr, $0.maxNV) } }
+    /// Output channels per vector in this build (16 tuned, 4 baseline).
+    public static var lanes: Int { ConvTiles.lanes }
+
+    /// Output columns whose taps are all inside the image.
+    static func interiorRange(_ g: ConvGeometry) -> Range<Int> {
+        let span = (g.kernelW - 1) * g.dilationW
+        let lo = min((g.padLeft + g.strideW - 1) / g.strideW, g.outW)
+        let hiIncl = g.inW - 1 - span + g.padLeft
+        let hi = hiIncl < 0 ? 0 : min(hiIncl / g.strideW + 1, g.outW)
+        return lo..<max(lo, hi)
+    }
+
+    /// Balanced contiguous range `part` of `parts` over `0..<workCount`.
+    public func partition(_ part: Int, of parts: Int) -> Range<Int> { simdPartition(workCount, part: part, of: parts) }
+
+    /// Computes work units `work` (a sub-range of `0..<workCount`).
+    public func run(input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>,
+                    residual: UnsafePointer<Float>? = nil, work: Range<Int>) {
+        precondition(work.lowerBound >= 0 && work.upperBound <= workCount, "conv work \(work) outside 0..<\(workCount)")
+        precondition(residual.map { UnsafeRawPointer($0) != UnsafeRawPointer(output) || residualChannels == geometry.outC } ?? true,
+                     "an in-place residual must have the output's layout")
+        if work.isEmpty { return }
+        switch kind {
+        case .pointwise: runPointwise(input, output, residual, work)
+        case .dotPointwise: runDot(input, output, residual, work)
+        case .direct: runDirect(input, output, residual, work)
+        case .blasPointwise: runBLAS(input, output, residual, work)
+        }
+    }
+
+    /// Whole tensor.
+    public func run(input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, residual: UnsafePointer<Float>? = nil) {
+        run(input: input, output: output, residual: residual, work: 0..<workCount)
+    }
+
+    // MARK: - Paths
+
+    @inline(__always)
+    private func blockRange(group: Int) -> Range<Int> {
+        let n = blocks.count
+        return (n * group / channelGroups)..<(n * (group + 1) / channelGroups)
+    }
+
+    @inline(__always)
+    private func baseJob(output: UnsafeMutablePointer<Float>, residual: UnsafePointer<Float>?) -> ConvTileJob {
+        let base = UnsafePointer(storage.pointer)
+        return ConvTileJob(a: base, lda: 0, count1: 1, strideA1: 0, strideW1: 0, count2: 1, strideA2: 0, strideW2: 0,
+                           length: 0, w: base, out: output, ldo: geometry.outC, outLanes: 0,
+                           residual: residual, ldr: residualChannels, resLanes: 0,
+                           bias: base, alpha: base, storeFrom: 0, storeTo: 0,
+                           mode: epilogue.tileMode(residual: residual != nil),
+                           lo: epilogue.activation.lo ?? -.infinity, hi: epilogue.activation.hi ?? .infinity,
+                           lo2: epilogue.residualActivation.lo ?? -.infinity, hi2: epilogue.residualActivation.hi ?? .infinity)
+    }
+
+    @inline(__always)
+    private func setBlock(_ j: inout ConvTileJob, _ b: Block) {
+        let base = UnsafePointer(storage.pointer)
+        j.outLanes = min(b.nv * ConvTiles.lanes, geometry.outC - b.channel)
+        j.resLanes = max(0, min(b.nv * ConvTiles.lanes, residualChannels - b.channel))
+        j.bias = base + biasOffset + b.channel
+        j.alpha = base + alphaOffset + b.channel
+    }
+
+    private func runPointwise(_ input: UnsafePointer<Float>, _ output: UnsafeMutablePointer<Float>,
+                              _ residual: UnsafePointer<Float>?, _ work: Range<Int>) {
+        let g = geometry
+        let P = g.batch * g.outH * g.outW
+        let C = g.inC, O = g.outC
+        let mr = tileRows
+        let base = UnsafePointer(storage.pointer)
+        var j = baseJob(output: output, residual: residual)
+        j.lda = C
+        j.length = C
+        j.storeTo = mr
+        for u in work {
+            let pu = u / channelGroups, group = u - pu * channelGroups
+            let p0 = pu * pixelsPerUnit, p1 = min(P, p0 + pixelsPerUnit)
+            for bi in blockRange(group: group) {
+                let b = blocks[bi]
+                setBlock(&j, b)
+                j.w = base + b.offset
+                var p = p0
+                while p < p1 {
+                    let start = min(p, P - mr)          // keep the tile full (P ≥ mr by construction)
+                    j.storeFrom = p - start
+                    j.storeTo = min(mr, p1 - start)
+                    j.a = input + start &* C
+                    j.out = output + start &* O + b.channel
+                    j.residual = residual.map { $0 + start &* residualChannels + b.channel }
+                    ConvTiles.run(mr: mr, nv: b.nv, j)
+                    p = start + mr
+                }
+            }
+        }
+    }
+
+    private func runDot(_ input: UnsafePointer<Float>, _ output: UnsafeMutablePointer<Float>,
+                        _ residual: UnsafePointer<Float>?, _ work: Range<Int>) {
+        let g = geometry
+        let P = g.batch * g.outH * g.outW
+        let C = g.inC
+        let pixels = (work.lowerBound * pixelsPerUnit)..<min(P, work.upperBound * pixelsPerUnit)
+        let w = UnsafePointer(storage.pointer)
+        let cpad = ((C + ConvTiles.lanes - 1) / ConvTiles.lanes) * ConvTiles.lanes
+        let bias = w + biasOffset, alpha = w + alphaOffset
+        typealias V = ConvTiles.Vec
+        switch g.outC {
+        case 1: DotTile<V, 1, 4>.pixels(pixels, x: input, C: C, w: w, cpad: cpad, out: output, residual: residual,
+                                        ldr: residualChannels, bias: bias, alpha: alpha, epilogue: epilogue)
+        case 2: DotTile<V, 2, 4>.pixels(pixels, x: input, C: C, w: w, cpad: cpad, out: output, residual: residual,
+                                        ldr: residualChannels, bias: bias, alpha: alpha, epilogue: epilogue)
+        case 3: DotTile<V, 3, 4>.pixels(pixels, x: input, C: C, w: w, cpad: cpad, out: output, residual: residual,
+                                        ldr: residualChannels, bias: bias, alpha: alpha, epilogue: epilogue)
+        case 4: DotTile<V, 4, 4>.pixels(pixels, x: input, C: C, w: w, cpad: cpad, out: output, residual: residual,
+                                        ldr: residualChannels, bias: bias, alpha: alpha, epilogue: epilogue)
+        case 5: DotTile<V, 5, 2>.pixels(pixels, x: input, C: C, w: w, cpad: cpad, out: output, residual: residual,
+                                        ldr: residualChannels, bias: bias, alpha: alpha, epilogue: epilogue)
+        default: DotTile<V, 6, 2>.pixels(pixels, x: input, C: C, w: w, cpad: cpad, out: output, residual: residual,
+                                         ldr: residualChannels, bias: bias, alpha: alpha, epilogue: epilogue)
+        }
+    }
+
+    private func runDirect(_ input: UnsafePointer<Float>, _ output: UnsafeMutablePointer<Float>,
+                           _ residual: UnsafePointer<Float>?, _ work: Range<Int>) {
+        let g = geometry
+        let C = g.inC, O = g.outC, W = g.inW, KW = g.kernelW
+        let L = ConvTiles.lanes
+        let mr = tileRows
+        let interior = PackedConv2D.interiorRange(g)
+        let base = UnsafePointer(storage.pointer)
+        var j = baseJob(output: output, residual: residual)
+        j.lda = g.strideW &* C
+        j.strideA1 = g.dilationH &* W &* C
+        let contiguousRow = g.dilationW == 1
+        for u in work {
+            let r = u / channelGroups, group = u - r * channelGroups
+            let n = r / g.outH, oy = r - n * g.outH
+            let image = input + n &* g.inH &* W &* C
+            let iy0 = oy &* g.strideH &- g.padTop
+            var kyLo = 0
+            while kyLo < g.kernelH && iy0 &+ kyLo &* g.dilationH < 0 { kyLo &+= 1 }
+            var kyHi = g.kernelH
+            while kyHi > kyLo && iy0 &+ (kyHi &- 1) &* g.dilationH >= g.inH { kyHi &-= 1 }
+            j.count1 = kyHi - kyLo
+            let rowIn = image + (iy0 &+ kyLo &* g.dilationH) &* W &* C     // input row of the first valid ky
+            let rowOut = output + r &* g.outW &* O
+            let rowRes = residual.map { $0 + r &* g.outW &* residualChannels }
+            for bi in blockRange(group: group) {
+                let b = blocks[bi]
+                setBlock(&j, b)
+                let wk = b.nv &* L
+                let wBlock = base + b.offset + kyLo &* KW &* C &* wk
+                j.strideW1 = KW &* C &* wk
+                for ox in 0..<interior.lowerBound {
+                    borderPixel(j, ox: ox, rowIn: rowIn, wBlock: wBlock, wk: wk, rowOut: rowOut, rowRes: rowRes, channel: b.channel, nv: b.nv)
+                }
+                if interior.count >= mr {
+                    j.w = wBlock
+                    if contiguousRow {
+                        j.count2 = 1; j.length = KW &* C
+                    } else {
+                        j.count2 = KW; j.length = C
+                        j.strideA2 = g.dilationW &* C; j.strideW2 = C &* wk
+                    }
+                    var ox = interior.lowerBound
+                    while ox < interior.upperBound {
+                        let start = min(ox, interior.upperBound - mr)
+                        j.storeFrom = ox - start
+                        j.storeTo = mr
+                        j.a = rowIn + (start &* g.strideW &- g.padLeft) &* C
+                        j.out = rowOut + start &* O + b.channel
+                        j.residual = rowRes.map { $0 + start &* residualChannels + b.channel }
+                        ConvTiles.run(mr: mr, nv: b.nv, j)
+                        ox = start + mr
+                    }
+                } else {
+                    for ox in interior {
+                        borderPixel(j, ox: ox, rowIn: rowIn, wBlock: wBlock, wk: wk, rowOut: rowOut, rowRes: rowRes, channel: b.channel, nv: b.nv)
+                    }
+                }
+                for ox in interior.upperBound..<g.outW {
+                    borderPixel(j, ox: ox, rowIn: rowIn, wBlock: wBlock, wk: wk, rowOut: rowOut, rowRes: rowRes, channel: b.channel, nv: b.nv)
+                }
+            }
+        }
+    }
+
+    /// One output pixel of a direct conv over its valid taps only (border / narrow rows).
+    @inline(__always)
+    private func borderPixel(_ j: ConvTileJob, ox: Int, rowIn: UnsafePointer<Float>, wBlock: UnsafePointer<Float>, wk: Int,
+                             rowOut: UnsafeMutablePointer<Float>, rowRes: UnsafePointer<Float>?, channel: Int, nv: Int) {
+        let g = geometry
+        let C = g.inC, W = g.inW, KW = g.kernelW
+        let ix0 = ox &* g.strideW &- g.padLeft
+        var kxLo = 0
+        while kxLo < KW && ix0 &+ kxLo &* g.dilationW < 0 { kxLo &+= 1 }
+        var kxHi = KW
+        while kxHi > kxLo && ix0 &+ (kxHi &- 1) &* g.dilationW >= W { kxHi &-= 1 }
+        var pj = j
+        pj.a = rowIn + (ix0 &+ kxLo &* g.dilationW) &* C
+        pj.w = wBlock + kxLo &* C &* wk
+        if g.dilationW == 1 {
+            pj.count2 = 1; pj.length = (kxHi - kxLo) &* C
+        } else {
+            pj.count2 = kxHi - kxLo; pj.length = C
+            pj.strideA2 = g.dilationW &* C; pj.strideW2 = C &* wk
+        }
+        pj.out = rowOut + ox &* g.outC + channel
+        pj.residual = rowRes.map { $0 + ox &* residualChannels + channel }
+        pj.storeFrom = 0; pj.storeTo = 1
+        ConvTiles.run(mr: 1, nv: nv, pj)
+    }
+
+    private func runBLAS(_ input: UnsafePointer<Float>, _ output: UnsafeMutablePointer<Float>,
+                        _ residual: UnsafePointer<Float>?, _ work: Range<Int>) {
+        let g = geometry
+        let P = g.batch * g.outH * g.outW
+        // One sgemm per work unit: OpenBLAS rounds differently for different M, so fixed units keep
+        // any split of the work bit-identical to one run.
+        for u in work {
+            let p0 = u * pixelsPerUnit, p1 = min(P, p0 + pixelsPerUnit)
+            if p1 > p0 { runBLASRows(input, output, residual, p0..<p1) }
+        }
+    }
+
+    private func runBLASRows(_ input: UnsafePointer<Float>, _ output: UnsafeMutablePointer<Float>,
+                             _ residual: UnsafePointer<Float>?, _ pixels: Range<Int>) {
+        let g = geometry
+        let C = g.inC, O = g.outC
+        let p0 = pixels.lowerBound, p1 = pixels.upperBound
+        let rows = p1 - p0
+        let base = UnsafePointer(storage.pointer)
+        let y = output + p0 &* O
+        // In place (residual == output) the residual must be added before the activation can be
+        // applied, which needs act == none: y = X·Wᵀ + residual via beta = 1.
+        let inPlace = residual.map { UnsafeRawPointer($0) == UnsafeRawPointer(output) } ?? false
+        if inPlace && epilogue.activation.lo == nil && epilogue.activation.hi == nil {
+            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, Int32(rows), Int32(O), Int32(C),
+                        1, input + p0 &* C, Int32(C), base, Int32(C), 1, y, Int32(O))
+            SIMDElementwise.convEpilogue(y, rows: rows, channels: O, bias: base + biasOffset, alpha: base + alphaOffset,
+                                         residual: nil, residualChannels: 0, epilogue: epilogue, forceResidualActivation: true)
+            return
+        }
+        if inPlace {
+            // Activation before the in-place residual: fall back to the SIMD tiles for this call.
+            fallbackPointwise(input, output, residual, p0..<p1)
+            return
+        }
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, Int32(rows), Int32(O), Int32(C),
+                    1, input + p0 &* C, Int32(C), base, Int32(C), 0, y, Int32(O))
+        SIMDElementwise.convEpilogue(y, rows: rows, channels: O, bias: base + biasOffset, alpha: base + alphaOffset,
+                                     residual: residual.map { $0 + p0 &* residualChannels }, residualChannels: residualChannels,
+                                     epilogue: epilogue, forceResidualActivation: false)
+    }
+
+    /// Pointwise pixels `pixels` with the 1×NV SIMD tile straight from the `[O, K]` BLAS copy
+    /// (rare: in-place residual with an activation in the BLAS path).
+    private func fallbackPointwise(_ input: UnsafePointer<Float>, _ output: UnsafeMutablePointer<Float>,
+                                   _ residual: UnsafePointer<Float>?, _ pixels: Range<Int>) {
+        let g = geometry
+        let C = g.inC, O = g.outC
+        let w = UnsafePointer(storage.pointer)
+        let bias = w + biasOffset, alpha = w + alphaOffset
+        let e = epilogue
+        for p in pixels {
+            let x = input + p &* C
+            for o in 0..<O {
+                let f = w + o &* C
+                var total: Float = 0
+                for c in 0..<C { total += x[c] * f[c] }
+                let res: Float? = residual.map { o < residualChannels ? $0[p &* residualChannels &+ o] : 0 }
+                output[p &* O &+ o] = e.apply(total, bias: bias[o], residual: res, alpha: alpha[o])
+            }
+        }
+    }
+}

@@ -1,0 +1,470 @@
+/// DEPTHWISE_CONV_2D with weights packed once at load and a fused epilogue (bias, activation,
+/// optional residual ADD + its activation, optional per-channel PReLU).
+///
+/// **Work units** are output rows: `workCount == batch · outH`; unit `r` is output row
+/// `r % outH` of image `r / outH`, all channels. Any split of `0..<workCount` into contiguous
+/// ranges run on any threads gives the same bytes as one run.
+///
+/// **Memory**: the object owns its packed weights (copied at init; the caller's filter, bias and
+/// alpha may be freed afterwards) and is immutable after init, hence `@unchecked Sendable`.
+/// `run` allocates nothing. `input` is `[N,H,W,C]`, `output` (and `residual`) `[N,OH,OW,C]`.
+/// `output` must not overlap `input`; `residual` may be identical to `output` or disjoint.
+///
+/// **Speed paths**: multiplier 1, dilation 1, square 3×3 or 5×5 kernels with stride 1 or 2 use
+/// unrolled register tiles of T output pixels × B channel vectors (8×1, 4×2 or 2×4, chosen per
+/// layer to fit the row width): each kernel row's input columns are loaded once into registers;
+/// columns in the padding are zeros (padding handled inside the kernel, no padded copy). Channels
+/// are covered exactly by 16-, 8-, 4-lane vectors then scalars (C = 24 → 16 + 8; C = 42 →
+/// 16+16+8+1+1). Other shapes use a general vectorised path (any kernel, stride, dilation);
+/// depth multiplier > 1 a scalar path.
+public final class PackedDepthwiseConv2D: @unchecked Sendable {
+    public let params: DepthwiseConv2DParams
+    public let geometry: ConvGeometry
+
+    /// Number of independent work units (output rows over the batch).
+    public var workCount: Int { geometry.batch * geometry.outH }
+    /// Multiply-adds × 2 of one full run (for throughput reports and split decisions).
+    public var flops: Int { 2 * geometry.batch * geometry.outH * geometry.outW * geometry.outC * geometry.kernelH * geometry.kernelW }
+
+    /// `count` consecutive channel blocks of `lanes` channels from `channel`, processed together
+    /// by tiles of `tilePixels` pixels × `count` vectors. Block `b` is packed at
+    /// `offset + b·stride`: weights `[KH·KW][lanes]`, bias `[lanes]`, alpha `[lanes]`.
+    struct Group {
+        var channel: Int
+        var lanes: Int
+        var count: Int
+        var tilePixels: Int
+        var offset: Int
+        var stride: Int
+    }
+
+    enum Path { case k3s1, k3s2, k5s1, k5s2, general, multiplier }
+
+    let storage: SIMDAlignedStorage
+    let groups: [Group]
+    let path: Path
+    let epilogue: FusedEpilogue
+    /// Output columns whose taps are all inside the image: `interiorLo..<interiorHi`.
+    let interiorLo: Int, interiorHi: Int
+    /// Multiplier path only: bias and alpha per output channel.
+    let multiplierBias: Int, multiplierAlpha: Int
+
+    /// - Parameters:
+    ///   - filter: `[1, KH, KW, C·M]` as in the model.
+    ///   - bias: `[C·M]` or nil.
+    ///   - prelu: per-output-channel PReLU alpha `[C·M]`, or nil (a PRELU op fused after this one).
+    ///   - residualActivation: activation of a fused ADD (applied only when `run` gets a residual).
+    ///   - tilePixels: force the pixels per tile of the 16-lane blocks (8, 4 or 2; for benchmarks).
+    public init(params: DepthwiseConv2DParams, geometry g: ConvGeometry, filter: UnsafePointer<Float>,
+                bias: UnsafePointer<Float>?, prelu: UnsafePointer<Float>? = nil,
+                residualActivation: Activation = .none, tilePixels: Int? = nil) {
+        precondition(g.outC == g.inC * params.depthMultiplier, "depthwise geometry does not match multiplier")
+        self.params = params
+        self.geometry = g
+        epilogue = FusedEpilogue(activation: params.activation, residualActivation: residualActivation, hasPrelu: prelu != nil)
+        let taps = g.kernelH * g.kernelW
+        let O = g.outC
+
+        if params.depthMultiplier != 1 {
+            path = .multiplier
+            storage = SIMDAlignedStorage(count: taps * O + 2 * O)
+            let p = storage.pointer
+            p.update(from: filter, count: taps * O)
+            if let bias { (p + taps * O).update(from: bias, count: O) }
+            if let prelu { (p + taps * O + O).update(from: prelu, count: O) }
+            groups = []
+            multiplierBias = taps * O; multiplierAlpha = taps * O + O
+            interiorLo = 0; interiorHi = 0
+            return
+        }
+        multiplierBias = 0; multiplierAlpha = 0
+
+        let square = g.kernelH == g.kernelW && g.strideH == g.strideW && g.dilationH == 1 && g.dilationW == 1
+        switch (square, g.kernelH, g.strideH) {
+        case (true, 3, 1): path = .k3s1
+        case (true, 3, 2): path = .k3s2
+        case (true, 5, 1): path = .k5s1
+        case (true, 5, 2): path = .k5s2
+        default: path = .general
+        }
+        // Tile shape of the widest blocks: the fewest computed pixels per row (partial last tiles
+        // are shifted back and recompute pixels), preferring 8 pixels × 1 vector on ties.
+        let wide = g.inC / DWShapes.laneWidths[0]
+        var tileWide = DWShapes.tilePixels[0]
+        if path != .general {
+            var bestCost = Double.infinity
+            for t in DWShapes.tilePixels {
+                let b = DWShapes.tileVectors(pixels: t)
+                if b > max(wide, 1) { continue }
+                let computed = ((g.outW + t - 1) / t) * t
+                let cost = Double(max(computed, t)) * (1 + 0.04 * Double(b - 1))
+                if cost < bestCost { bestCost = cost; tileWide = t }
+            }
+        }
+        if let tilePixels {
+            precondition(DWShapes.tilePixels.contains(tilePixels), "tilePixels must be one of \(DWShapes.tilePixels)")
+            tileWide = tilePixels
+        }
+
+        // Exact channel cover by the widest vectors first, grouped for the tiles.
+        var list: [Group] = []
+        var c = 0, offset = 0
+        for lanes in DWShapes.laneWidths {
+            let stride = ((taps + 2) * lanes + 15) & ~15          // 64-byte aligned blocks
+            var n = (g.inC - c) / lanes
+            while n > 0 {
+                let t = lanes == DWShapes.laneWidths[0] ? tileWide : DWShapes.tilePixels[0]
+                let b = min(DWShapes.tileVectors(pixels: t), n)
+                let pixels = b == DWShapes.tileVectors(pixels: t) ? t : DWShapes.tilePixels[0]
+                let count = b == DWShapes.tileVectors(pixels: t) ? b : 1
+                list.append(Group(channel: c, lanes: lanes, count: count, tilePixels: pixels, offset: offset, stride: stride))
+                c += count * lanes
+                offset += count * stride
+                n -= count
+            }
+        }
+        groups = list
+        storage = SIMDAlignedStorage(count: offset)
+        let p = storage.pointer
+        for gr in list {
+            for b in 0..<gr.count {
+                let base = gr.offset + b * gr.stride, ch = gr.channel + b * gr.lanes
+                for t in 0..<taps {
+                    for l in 0..<gr.lanes { p[base + t * gr.lanes + l] = filter[t * O + ch + l] }
+                }
+                for l in 0..<gr.lanes {
+                    p[base + taps * gr.lanes + l] = bias?[ch + l] ?? 0
+                    p[base + (taps + 1) * gr.lanes + l] = prelu?[ch + l] ?? 0
+                }
+            }
+        }
+
+        // ox is interior when ox·s − padLeft ≥ 0 and ox·s − padLeft + (KW−1)·d ≤ W − 1.
+        let span = (g.kernelW - 1) * g.dilationW
+        let lo = (g.padLeft + g.strideW - 1) / g.strideW
+        let hiIncl = g.inW - 1 - span + g.padLeft
+        let hi = hiIncl < 0 ? 0 : hiIncl / g.strideW + 1
+        interiorLo = min(lo, g.outW)
+        interiorHi = max(interiorLo, min(hi, g.outW))
+    }
+
+    /// Tile pixels used for the 16-lane (tuned) / 4-lane (baseline) blocks.
+    public var tilePixels: Int { groups.first?.tilePixels ?? 1 }
+    /// Values accepted by `init(…, tilePixels:)` in this build.
+    public static var availableTilePixels: [Int] { DWShapes.tilePixels }
+
+    /// Balanced contiguous range `part` of `parts` over `0..<workCount`.
+    public func partition(_ part: Int, of parts: Int) -> Range<Int> { simdPartition(workCount, part: part, of: parts) }
+
+    /// Computes output rows `rows` (a sub-range of `0..<workCount`).
+    public func run(input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>,
+                    residual: UnsafePointer<Float>? = nil, rows: Range<Int>) {
+        precondition(rows.lowerBound >= 0 && rows.upperBound <= workCount, "depthwise rows \(rows) outside 0..<\(workCount)")
+        switch path {
+        case .multiplier: runMultiplier(input, output, residual, rows)
+        case .k3s1: runRows(DWRowK<3, 1>.self, input, output, residual, rows)
+        case .k3s2: runRows(DWRowK<3, 2>.self, input, output, residual, rows)
+        case .k5s1: runRows(DWRowK<5, 1>.self, input, output, residual, rows)
+        case .k5s2: runRows(DWRowK<5, 2>.self, input, output, residual, rows)
+        case .general: runRows(DWRowGeneral.self, input, output, residual, rows)
+        }
+    }
+
+    /// Whole tensor.
+    public func run(input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, residual: UnsafePointer<Float>? = nil) {
+        run(input: input, output: output, residual: residual, rows: 0..<workCount)
+    }
+
+    // MARK: - Row driver
+
+    @inline(__always)
+    private func runRows<R: DWRowKernel>(_: R.Type, _ input: UnsafePointer<Float>, _ output: UnsafeMutablePointer<Float>,
+                                         _ residual: UnsafePointer<Float>?, _ rows: Range<Int>) {
+        let g = geometry
+        let C = g.inC
+        let taps = g.kernelH * g.kernelW
+        let base = UnsafePointer(storage.pointer)
+        for r in rows {
+            let n = r / g.outH, oy = r - n * g.outH
+            let iy0 = oy &* g.strideH &- g.padTop
+            // Valid ky: 0 ≤ iy0 + ky·d < H.
+            var kyLo = 0
+            while kyLo < g.kernelH && iy0 &+ kyLo &* g.dilationH < 0 { kyLo &+= 1 }
+            var kyHi = g.kernelH
+            while kyHi > kyLo && iy0 &+ (kyHi &- 1) &* g.dilationH >= g.inH { kyHi &-= 1 }
+            var job = DWRowJob(
+                image: input + n &* g.inH &* g.inW &* C,
+                out: output + r &* g.outW &* C,
+                residual: residual.map { $0 + r &* g.outW &* C },
+                weights: base, bias: base, alpha: base, blockStride: 0,
+                iy0: iy0, kyLo: kyLo, kyHi: kyHi,
+                W: g.inW, C: C, OW: g.outW, KW: g.kernelW, KH: g.kernelH,
+                strideW: g.strideW, dilationH: g.dilationH, dilationW: g.dilationW, padLeft: g.padLeft,
+                interiorLo: interiorLo, interiorHi: interiorHi, epilogue: epilogue)
+            for gr in groups {
+                job.weights = base + gr.offset
+                job.bias = base + (gr.offset &+ taps &* gr.lanes)
+                job.alpha = base + (gr.offset &+ (taps &+ 1) &* gr.lanes)
+                job.blockStride = gr.stride
+                R.run(job, group: gr)
+            }
+        }
+    }
+
+    private func runMultiplier(_ input: UnsafePointer<Float>, _ output: UnsafeMutablePointer<Float>,
+                               _ residual: UnsafePointer<Float>?, _ rows: Range<Int>) {
+        let g = geometry
+        let C = g.inC, O = g.outC, M = params.depthMultiplier
+        let w = UnsafePointer(storage.pointer)
+        let bias = w + multiplierBias, alpha = w + multiplierAlpha
+        let e = epilogue
+        for r in rows {
+            let n = r / g.outH, oy = r - n * g.outH
+            let image = input + n &* g.inH &* g.inW &* C
+            let iy0 = oy &* g.strideH &- g.padTop
+            for ox in 0..<g.outW {
+                let ix0 = ox &* g.strideW &- g.padLeft
+                let o = (r &* g.outW &+ ox) &* O
+                for oc in 0..<O {
+                    let c = oc / M
+                    var total: Float = 0
+                    for ky in 0..<g.kernelH {
+                        let iy = iy0 &+ ky &* g.dilationH
+                        if iy < 0 || iy >= g.inH { continue }
+                        for kx in 0..<g.kernelW {
+                            let ix = ix0 &+ kx &* g.dilationW
+                            if ix < 0 || ix >= g.inW { continue }
+                            total += image[(iy &* g.inW &+ ix) &* C &+ c] * w[(ky &* g.kernelW &+ kx) &* O &+ oc]
+                        }
+                    }
+                    let res: Float? = residual.map { $0[o &+ oc] }
+                    output[o &+ oc] = e.apply(total, bias: bias[oc], residual: res, alpha: alpha[oc])
+                }
+            }
+        }
+    }
+}
+
+/// Tile shapes and lane widths of this build.
+enum DWShapes {
+    #if BLAZE_TUNED
+    static let laneWidths = [16, 8, 4, 1]
+    /// Pixels per tile; the tile has `32 / (pixels·4)`… see `tileVectors`: 8×1, 4×2, 2×4.
+    static let tilePixels = [8, 4, 2]
+    #else
+    static let laneWidths = [4, 1]
+    static let tilePixels = [4]
+    #endif
+
+    /// Channel vectors per tile for a tile of `pixels` pixels (8 accumulators hide FMA latency).
+    static func tileVectors(pixels: Int) -> Int {
+        #if BLAZE_TUNED
+        return 8 / pixels
+        #else
+        return 1
+        #endif
+    }
+}
+
+/// Everything one output row of one channel group needs. `image`, `out`, `residual` are at
+/// channel 0; `weights`/`bias`/`alpha` at the group's first block, blocks `blockStride` apart.
+struct DWRowJob {
+    var image: UnsafePointer<Float>
+    var out: UnsafeMutablePointer<Float>
+    var residual: UnsafePointer<Float>?
+    var weights: UnsafePointer<Float>
+    var bias: UnsafePointer<Float>
+    var alpha: UnsafePointer<Float>
+    var blockStride: Int
+    var iy0: Int, kyLo: Int, kyHi: Int
+    var W: Int, C: Int, OW: Int, KW: Int, KH: Int
+    var strideW: Int, dilationH: Int, dilationW: Int, padLeft: Int
+    var interiorLo: Int, interiorHi: Int
+    var epilogue: FusedEpilogue
+}
+
+protocol DWRowKernel {
+    static func run(_ job: DWRowJob, group: PackedDepthwiseConv2D.Group)
+}
+
+/// Square K×K kernel, stride S, dilation 1: dispatch on lanes and tile shape.
+enum DWRowK<let K: Int, let S: Int>: DWRowKernel {
+    @inline(__always)
+    static func run(_ j: DWRowJob, group g: PackedDepthwiseConv2D.Group) {
+        #if BLAZE_TUNED
+        switch (g.lanes, g.count) {
+        case (16, 1): DWTiles<SIMD16<Float>, K, S, 8, 1>.row(j, channel: g.channel)
+        case (16, 2): DWTiles<SIMD16<Float>, K, S, 4, 2>.row(j, channel: g.channel)
+        case (16, 4): DWTiles<SIMD16<Float>, K, S, 2, 4>.row(j, channel: g.channel)
+        case (8, _): DWTiles<SIMD8<Float>, K, S, 8, 1>.row(j, channel: g.channel)
+        case (4, _): DWTiles<SIMD4<Float>, K, S, 8, 1>.row(j, channel: g.channel)
+        default: DWTiles<Float, K, S, 8, 1>.row(j, channel: g.channel)
+        }
+        #else
+        switch g.lanes {
+        case 4: DWTiles<SIMD4<Float>, K, S, 4, 1>.row(j, channel: g.channel)
+        default: DWTiles<Float, K, S, 4, 1>.row(j, channel: g.channel)
+        }
+        #endif
+    }
+}
+
+/// T output pixels × B channel vectors (blocks `blockStride` apart in the packed weights, `L`
+/// channels apart in the tensors).
+enum DWTiles<V: KernelVector, let K: Int, let S: Int, let T: Int, let B: Int> {
+    /// Input columns one tile reads per kernel row.
+    static var span: Int { (T &- 1) &* S &+ K }
+
+    @inline(__always)
+    static func row(_ j: DWRowJob, channel: Int) {
+        let OW = j.OW
+        var ox0 = 0
+        while ox0 < OW {
+            var start = ox0, storeFrom = 0
+            if ox0 &+ T > OW && OW >= T {        // last partial tile: shift back, store only the new pixels
+                start = OW &- T
+                storeFrom = ox0 &- start
+            }
+            if start >= j.interiorLo && start &+ T <= j.interiorHi {
+                interiorTile(j, channel: channel, ox0: start, storeFrom: storeFrom)
+            } else {
+                borderTile(j, channel: channel, ox0: start, storeFrom: storeFrom, storeTo: min(T, OW &- start))
+            }
+            ox0 = start &+ T
+        }
+    }
+
+    // Two out-of-line copies, so neither carries the other's column tests.
+    @inline(never)
+    static func interiorTile(_ j: DWRowJob, channel: Int, ox0: Int, storeFrom: Int) {
+        tile(j, channel: channel, ox0: ox0, storeFrom: storeFrom, storeTo: T, checked: false)
+    }
+
+    @inline(never)
+    static func borderTile(_ j: DWRowJob, channel: Int, ox0: Int, storeFrom: Int, storeTo: Int) {
+        tile(j, channel: channel, ox0: ox0, storeFrom: storeFrom, storeTo: storeTo, checked: true)
+    }
+
+    /// Output pixels `ox0 + t`, `t < T`; stores `storeFrom..<storeTo`. `checked`: input columns
+    /// outside the row are zeros (padding); pixels past the row end are computed but not stored.
+    @inline(__always)
+    static func tile(_ j: DWRowJob, channel: Int, ox0: Int, storeFrom: Int, storeTo: Int, checked: Bool) {
+        let L = V.laneCount
+        let C = j.C, W = j.W
+        let rowStride = W &* C
+        let ix0 = ox0 &* S &- j.padLeft
+        let qLo = checked ? max(0, -ix0) : 0
+        let qHi = checked ? min(span, W &- ix0) : span
+        // One accumulator array per channel vector; the B loop is unrolled by hand (LLVM kept a
+        // `for b in 0..<B` loop rolled, with the accumulators in memory).
+        var acc0 = InlineArray<T, V>(repeating: V.zero), acc1 = acc0, acc2 = acc0, acc3 = acc0
+        var rp = j.image + ((j.iy0 &+ j.kyLo) &* rowStride &+ ix0 &* C &+ channel)
+        var wp = j.weights + j.kyLo &* K &* L
+        let bs = j.blockStride
+        for _ in j.kyLo..<j.kyHi {
+            kernelRow(&acc0, rp, wp, C: C, qLo: qLo, qHi: qHi, checked: checked)
+            if B > 1 { kernelRow(&acc1, rp + L, wp + bs, C: C, qLo: qLo, qHi: qHi, checked: checked) }
+            if B > 2 { kernelRow(&acc2, rp + 2 &* L, wp + 2 &* bs, C: C, qLo: qLo, qHi: qHi, checked: checked) }
+            if B > 3 { kernelRow(&acc3, rp + 3 &* L, wp + 3 &* bs, C: C, qLo: qLo, qHi: qHi, checked: checked) }
+            rp += rowStride
+            wp += K &* L
+        }
+        store(acc0, j, block: 0, channel: channel, ox0: ox0, storeFrom: storeFrom, storeTo: storeTo)
+        if B > 1 { store(acc1, j, block: 1, channel: channel, ox0: ox0, storeFrom: storeFrom, storeTo: storeTo) }
+        if B > 2 { store(acc2, j, block: 2, channel: channel, ox0: ox0, storeFrom: storeFrom, storeTo: storeTo) }
+        if B > 3 { store(acc3, j, block: 3, channel: channel, ox0: ox0, storeFrom: storeFrom, storeTo: storeTo) }
+    }
+
+    /// One kernel row of one channel vector: load the `span` input columns once (zeros outside
+    /// `qLo..<qHi` when checked), then K·T FMAs.
+    @inline(__always)
+    static func kernelRow(_ acc: inout InlineArray<T, V>, _ cp: UnsafePointer<Float>, _ wb: UnsafePointer<Float>,
+                          C: Int, qLo: Int, qHi: Int, checked: Bool) {
+        let L = V.laneCount
+        var cols = InlineArray<20, V>(repeating: V.zero)
+        for q in 0..<span {
+            if !checked || (q >= qLo && q < qHi) { cols[q] = V.load(cp + q &* C) }
+        }
+        for kx in 0..<K {
+            let wv = V.load(wb + kx &* L)
+            for t in 0..<T { acc[t] = acc[t].madd(cols[t &* S &+ kx], wv) }
+        }
+    }
+
+    @inline(__always)
+    static func store(_ acc: InlineArray<T, V>, _ j: DWRowJob, block b: Int, channel: Int, ox0: Int, storeFrom: Int, storeTo: Int) {
+        let L = V.laneCount
+        let C = j.C
+        let e = j.epilogue
+        let bias = V.load(j.bias + b &* j.blockStride), alpha = V.load(j.alpha + b &* j.blockStride)
+        let out = j.out + (channel &+ b &* L)
+        if let res = j.residual {
+            let rb = res + (channel &+ b &* L)
+            for t in 0..<T where t >= storeFrom && t < storeTo {
+                let o = (ox0 &+ t) &* C
+                e.apply(acc[t], bias: bias, residual: V.load(rb + o), alpha: alpha).store(out + o)
+            }
+        } else {
+            for t in 0..<T where t >= storeFrom && t < storeTo {
+                let o = (ox0 &+ t) &* C
+                e.apply(acc[t], bias: bias, residual: nil, alpha: alpha).store(out + o)
+            }
+        }
+    }
+}
+
+/// Any kernel size, stride and dilation: one output pixel at a time, valid taps only.
+enum DWRowGeneral: DWRowKernel {
+    @inline(__always)
+    static func run(_ j: DWRowJob, group g: PackedDepthwiseConv2D.Group) {
+        for b in 0..<g.count {
+            var jb = j
+            jb.weights = j.weights + b &* j.blockStride
+            jb.bias = j.bias + b &* j.blockStride
+            jb.alpha = j.alpha + b &* j.blockStride
+            let channel = g.channel &+ b &* g.lanes
+            switch g.lanes {
+            #if BLAZE_TUNED
+            case 16: pixels(SIMD16<Float>.self, jb, channel: channel)
+            case 8: pixels(SIMD8<Float>.self, jb, channel: channel)
+            #endif
+            case 4: pixels(SIMD4<Float>.self, jb, channel: channel)
+            default: pixels(Float.self, jb, channel: channel)
+            }
+        }
+    }
+
+    @inline(never)
+    static func pixels<V: KernelVector>(_: V.Type, _ j: DWRowJob, channel: Int) {
+        let L = V.laneCount
+        let C = j.C, W = j.W, KW = j.KW
+        let rowStride = W &* C
+        let bias = V.load(j.bias), alpha = V.load(j.alpha)
+        let e = j.epilogue
+        for ox in 0..<j.OW {
+            let ix0 = ox &* j.strideW &- j.padLeft
+            var acc0 = V.zero, acc1 = V.zero
+            var ky = j.kyLo
+            while ky < j.kyHi {
+                let rp = j.image + ((j.iy0 &+ ky &* j.dilationH) &* rowStride &+ channel)
+                let wp = j.weights + ky &* KW &* L
+                var kx = 0
+                while kx < KW {
+                    let ix = ix0 &+ kx &* j.dilationW
+                    if ix >= 0 && ix < W {
+                        if kx & 1 == 0 {
+                            acc0 = acc0.madd(V.load(rp + ix &* C), V.load(wp + kx &* L))
+                        } else {
+                            acc1 = acc1.madd(V.load(rp + ix &* C), V.load(wp + kx &* L))
+                        }
+                    }
+                    kx &+= 1
+                }
+                ky &+= 1
+            }
+            let o = ox &* C &+ channel
+            let res: V? = j.residual.map { V.load($0 + o) }
+            e.apply(acc0.add(acc1), bias: bias, residual: res, alpha: alpha).store(j.out + o)
+        }
+    }
+}

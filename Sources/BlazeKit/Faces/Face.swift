@@ -1,0 +1,83 @@
+/// One detected face (ML Kit's `Face`, plus BlazeFace's score and keypoints and the mesh).
+///
+/// All positions are in pixels of the **upright** image (after `VisionImage.orientation`);
+/// "left"/"right" are the subject's. Optional results follow ML Kit's pattern: a value plus a
+/// `has…` flag (the value is 0 when the flag is false); collections are empty (or nil for the
+/// mesh) when not computed. Nothing is ever NaN or infinite.
+///
+/// Which fields are filled:
+/// * always: `frame`, `score`, `keypoints` (and `headEulerAngleZ` unless the eye keypoints coincide);
+/// * mesh ran for this face (landmarks, contours or classification on, and the mesh net's
+///   presence test passed): `mesh`, `facialTransformationMatrix`, all three Euler angles from the
+///   mesh, `landmarks` / `contours` when their mode is on;
+/// * no mesh for this face: `headEulerAngleZ` from the eye line and `headEulerAngleY` estimated
+///   from the keypoints (see `FaceDetector`), no `headEulerAngleX`;
+/// * classification on and mesh ran: the three probabilities and `blendshapes`;
+/// * tracking on: `trackingID`.
+public struct Face: Sendable, Hashable {
+    /// The BlazeFace box in floating-point pixels (square in pixels).
+    public internal(set) var frame: VisionRect
+    /// The detector's confidence in [0, 1].
+    public internal(set) var score: Float
+    /// The 6 BlazeFace keypoints, in `FaceKeypoint` order.
+    public internal(set) var keypoints: [FaceKeypointPosition]
+
+    var eulerX: Double?
+    var eulerY: Double?
+    var eulerZ: Double?
+    var smiling: Double?
+    var leftEyeOpen: Double?
+    var rightEyeOpen: Double?
+    var tracking: Int?
+
+    /// ML Kit landmarks (with `landmarkMode == .all` and a mesh), in `FaceLandmarkType` order.
+    public internal(set) var landmarks: [FaceLandmark] = []
+    /// ML Kit contours (with `contourMode == .all` and a mesh), in `FaceContourType` order.
+    public internal(set) var contours: [FaceContour] = []
+    /// The 478 mesh points (MediaPipe FaceLandmarker, indices as in MediaPipe; 468–477 are the
+    /// irises) when the mesh ran for this face; `z` in pixels, same scale as `x`.
+    public internal(set) var mesh: [Vision3DPoint]?
+    /// MediaPipe's facial transformation matrix (4×4 row-major, canonical face model in cm →
+    /// camera space) when the mesh ran.
+    public internal(set) var facialTransformationMatrix: [Float]?
+    /// The 52 blendshape scores (MediaPipe names, index order) when classification ran.
+    public internal(set) var blendshapes: [ClassificationCategory]?
+
+    init(frame: VisionRect, score: Float, keypoints: [FaceKeypointPosition]) {
+        self.frame = frame
+        self.score = score
+        self.keypoints = keypoints
+    }
+
+    /// Head rotation about the horizontal axis in degrees; positive = the face looks up.
+    public var headEulerAngleX: Double { eulerX ?? 0 }
+    public var hasHeadEulerAngleX: Bool { eulerX != nil }
+    /// Head rotation about the vertical axis in degrees; positive = the nose turns towards the
+    /// image's +x side (the camera's right).
+    public var headEulerAngleY: Double { eulerY ?? 0 }
+    public var hasHeadEulerAngleY: Bool { eulerY != nil }
+    /// Head rotation in the image plane in degrees; positive = counter-clockwise on screen.
+    public var headEulerAngleZ: Double { eulerZ ?? 0 }
+    public var hasHeadEulerAngleZ: Bool { eulerZ != nil }
+
+    /// Probability that the face is smiling, in [0, 1].
+    public var smilingProbability: Double { smiling ?? 0 }
+    public var hasSmilingProbability: Bool { smiling != nil }
+    /// Probability that the subject's left eye (image right) is open, in [0, 1].
+    public var leftEyeOpenProbability: Double { leftEyeOpen ?? 0 }
+    public var hasLeftEyeOpenProbability: Bool { leftEyeOpen != nil }
+    /// Probability that the subject's right eye (image left) is open, in [0, 1].
+    public var rightEyeOpenProbability: Double { rightEyeOpen ?? 0 }
+    public var hasRightEyeOpenProbability: Bool { rightEyeOpen != nil }
+
+    /// The face's ID across the frames of a tracking detector (0 when tracking is off).
+    public var trackingID: Int { tracking ?? 0 }
+    public var hasTrackingID: Bool { tracking != nil }
+
+    /// The landmark of `type`, if computed.
+    public func landmark(ofType type: FaceLandmarkType) -> FaceLandmark? { landmarks.first { $0.type == type } }
+    /// The contour of `type`, if computed.
+    public func contour(ofType type: FaceContourType) -> FaceContour? { contours.first { $0.type == type } }
+    /// The BlazeFace keypoint of `type`.
+    public func keypoint(ofType type: FaceKeypoint) -> FaceKeypointPosition? { keypoints.first { $0.type == type } }
+}

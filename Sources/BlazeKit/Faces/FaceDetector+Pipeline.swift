@@ -1,0 +1,180 @@
+import BlazeEngine
+import Foundation
+
+/// What one call computes before tracking IDs are attached.
+struct FaceFrameResult: Sendable {
+    var faces: [Face]
+    /// The Tasks `EXPANDED_FACE_RECT` of every face (same order): what tracking associates.
+    var trackingRects: [NormalizedRect]
+}
+
+extension FaceDetector {
+    /// One image through the whole chain, on one set of sessions.
+    ///
+    /// 1. BlazeFace on the letterboxed upright image (S1–S3), weighted NMS with IoU 0.3 (S4),
+    ///    projection to the image (S5), `minFaceSize` filter → the returned faces.
+    /// 2. If a mesh is needed: the same raw detections, weighted NMS with the FaceLandmarker's
+    ///    IoU 0.5, each matched one-to-one to the returned face whose box it overlaps most;
+    ///    for each match its `EXPANDED_FACE_RECT` (S6, S7 ×1.5) is cropped at 256² and the mesh v2
+    ///    net run; presence > 0.5 keeps the 478 points (S8 matrix path).
+    /// 3. From a kept mesh: landmarks and contours (§5.2), Euler angles (§5.3), and with
+    ///    classification the blendshape net (§5.5).
+    func detectFaces(in image: VisionImage, sessions: FaceSessions) throws -> FaceFrameResult {
+        let width = image.uprightWidth, height = image.uprightHeight
+        let session = sessions.detector
+        let transform = try image.toTensor(roi: nil, options: configuration.detectorCrop, into: session.inputBuffers[0])
+        session.runInPlace()
+        let outputs = session.outputBuffers
+        let raw = try decodeDetections(boxes: outputs[0], scores: outputs[1], anchors: configuration.anchors,
+                                       options: configuration.decoder)
+
+        let minFaceSize = options.minFaceSize
+        let detections = nonMaxSuppression(raw, iouThreshold: FaceDetectorConfiguration.resultNMSThreshold)
+            .map { $0.projected(by: transform.projection) }
+            .filter { $0.isFinite && Double($0.box.width) >= minFaceSize }
+
+        var faces = detections.map { makeFace(from: $0, imageWidth: width, imageHeight: height) }
+        let rects = detections.map { faceMeshROI(fromDetection: $0, imageWidth: width, imageHeight: height, flavor: .tasks) }
+
+        if let meshSession = sessions.mesh, !detections.isEmpty {
+            let meshDetections = nonMaxSuppression(raw, iouThreshold: FaceDetectorConfiguration.meshNMSThreshold)
+                .map { $0.projected(by: transform.projection) }
+                .filter(\.isFinite)
+            for (meshIndex, faceIndex) in Self.matchMeshDetections(meshDetections, to: detections) {
+                let roi = faceMeshROI(fromDetection: meshDetections[meshIndex], imageWidth: width, imageHeight: height,
+                                      flavor: .tasks)
+                guard let landmarks = try runMesh(on: image, roi: roi, session: meshSession) else { continue }
+                var blendshapes: [Float]?
+                if let blendSession = sessions.blendshapes {
+                    blendshapes = runBlendshapes(landmarks, imageWidth: width, imageHeight: height, session: blendSession)
+                }
+                attachMesh(landmarks, blendshapes: blendshapes, to: &faces[faceIndex], imageWidth: width, imageHeight: height)
+            }
+        }
+        return FaceFrameResult(faces: faces, trackingRects: rects)
+    }
+
+    /// Pairs of (mesh detection, returned face) by descending box IoU, each used at most once;
+    /// pairs that do not overlap are never made.
+    static func matchMeshDetections(_ meshDetections: [Detection], to faces: [Detection]) -> [(mesh: Int, face: Int)] {
+        var candidates: [(iou: Float, mesh: Int, face: Int)] = []
+        for (i, m) in meshDetections.enumerated() {
+            for (j, f) in faces.enumerated() {
+                let iou = m.box.intersectionOverUnion(with: f.box)
+                if iou > 0 { candidates.append((iou, i, j)) }
+            }
+        }
+        // Descending IoU; ties by mesh then face index, so the result is deterministic.
+        candidates.sort { a, b in
+            a.iou != b.iou ? a.iou > b.iou : (a.mesh != b.mesh ? a.mesh < b.mesh : a.face < b.face)
+        }
+        var usedMesh = Set<Int>(), usedFace = Set<Int>()
+        var pairs: [(mesh: Int, face: Int)] = []
+        for c in candidates where !usedMesh.contains(c.mesh) && !usedFace.contains(c.face) {
+            usedMesh.insert(c.mesh)
+            usedFace.insert(c.face)
+            pairs.append((c.mesh, c.face))
+        }
+        return pairs.sorted { $0.face < $1.face }
+    }
+
+    /// The detector fields of a face: frame, score, keypoints, and the keypoint-based Euler
+    /// estimate (replaced when a mesh is attached).
+    func makeFace(from detection: Detection, imageWidth: Int, imageHeight: Int) -> Face {
+        let w = Double(imageWidth), h = Double(imageHeight)
+        let box = detection.box
+        let frame = VisionRect(x: Double(box.xmin) * w, y: Double(box.ymin) * h,
+                               width: Double(box.width) * w, height: Double(box.height) * h)
+        let keypoints = zip(FaceKeypoint.allCases, detection.keypoints).map { type, kp in
+            FaceKeypointPosition(type: type, position: VisionPoint(x: Double(kp.x) * w, y: Double(kp.y) * h))
+        }
+        var face = Face(frame: frame, score: detection.score, keypoints: keypoints)
+        if let angles = Self.keypointEulerAngles(keypoints.map(\.position)) {
+            face.eulerY = angles.y
+            face.eulerZ = angles.z
+        }
+        return face
+    }
+
+    /// The mesh v2 net on `roi`: the 478 landmarks normalized to the upright image, or nil when
+    /// the ROI is unusable, the presence test fails or an output is not finite.
+    func runMesh(on image: VisionImage, roi: NormalizedRect, session: Session) throws -> [NormalizedLandmark]? {
+        guard roi.xCenter.isFinite, roi.yCenter.isFinite, roi.rotation.isFinite, roi.width.isFinite, roi.height.isFinite,
+              roi.width > 0, roi.height > 0 else { return nil }
+        let transform = try image.toTensor(roi: roi, options: FaceDetectorConfiguration.meshCrop, into: session.inputBuffers[0])
+        session.runInPlace()
+        let outputs = session.outputBuffers
+        let presence = sigmoid(outputs[1][0])
+        guard passesPresenceThreshold(presence, threshold: FaceDetectorConfiguration.meshPresenceThreshold) else { return nil }
+        let decoded = try decodeLandmarks(UnsafeBufferPointer(rebasing: outputs[0][0..<(3 * meshPointCount)]),
+                                          options: .faceMeshV2)
+        let landmarks = projectLandmarks(decoded, matrix: transform.projection)
+        guard landmarks.allSatisfy({ $0.x.isFinite && $0.y.isFinite && $0.z.isFinite }) else { return nil }
+        return landmarks
+    }
+
+    /// The blendshape net on the 146-point subset in upright-image pixels (§5.5); nil if an
+    /// output is not finite.
+    func runBlendshapes(_ landmarks: [NormalizedLandmark], imageWidth: Int, imageHeight: Int, session: Session) -> [Float]? {
+        let input = session.inputBuffers[0]
+        let w = Float(imageWidth), h = Float(imageHeight)
+        for (k, index) in blendshapeLandmarkIndices.enumerated() {
+            input[2 * k] = landmarks[index].x * w
+            input[2 * k + 1] = landmarks[index].y * h
+        }
+        session.runInPlace()
+        let scores = Array(session.outputBuffers[0])
+        return scores.allSatisfy(\.isFinite) ? scores : nil
+    }
+
+    /// Fills the mesh-based fields of `face`.
+    func attachMesh(_ landmarks: [NormalizedLandmark], blendshapes: [Float]?, to face: inout Face,
+                    imageWidth: Int, imageHeight: Int) {
+        let w = Double(imageWidth), h = Double(imageHeight)
+        let points = landmarks.map { Vision3DPoint(x: Double($0.x) * w, y: Double($0.y) * h, z: Double($0.z) * w) }
+        face.mesh = points
+        func point(_ i: Int) -> VisionPoint { VisionPoint(x: points[i].x, y: points[i].y) }
+
+        if let pose = facePose(landmarks: landmarks, imageWidth: imageWidth, imageHeight: imageHeight),
+           pose.matrix.allSatisfy(\.isFinite) {
+            let e = pose.eulerAngles
+            if e.x.isFinite, e.y.isFinite, e.z.isFinite {
+                face.eulerX = Double(e.x)
+                face.eulerY = Double(e.y)
+                face.eulerZ = Double(e.z)
+                face.facialTransformationMatrix = pose.matrix
+            }
+        }
+        if options.landmarkMode == .all {
+            face.landmarks = FaceLandmarkType.allCases.map { type in
+                let indices = type.meshIndices
+                var x = 0.0, y = 0.0
+                for i in indices {
+                    x += points[i].x
+                    y += points[i].y
+                }
+                let n = Double(indices.count)
+                return FaceLandmark(type: type, position: VisionPoint(x: x / n, y: y / n))
+            }
+        }
+        if options.contourMode == .all {
+            face.contours = FaceContourType.allCases.map { FaceContour(type: $0, points: $0.meshIndices.map(point)) }
+        }
+        if let blendshapes, let classification = FaceClassification(blendshapes: blendshapes) {
+            face.smiling = classification.smiling
+            face.leftEyeOpen = classification.leftEyeOpen
+            face.rightEyeOpen = classification.rightEyeOpen
+            face.blendshapes = blendshapes.enumerated().map {
+                ClassificationCategory(index: $0.offset, score: $0.element, categoryName: faceBlendshapeNames[$0.offset])
+            }
+        }
+    }
+}
+
+extension Detection {
+    /// True when score, box and keypoints are all finite.
+    var isFinite: Bool {
+        score.isFinite && box.xmin.isFinite && box.ymin.isFinite && box.width.isFinite && box.height.isFinite
+            && keypoints.allSatisfy { $0.x.isFinite && $0.y.isFinite }
+    }
+}

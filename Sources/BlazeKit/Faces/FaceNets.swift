@@ -1,0 +1,96 @@
+import BlazeEngine
+import BlazeModels
+import Foundation
+import Synchronization
+
+/// The nets one `FaceDetector` needs for its options, loaded once and shared by every call.
+struct FaceNets: Sendable {
+    let detector: Model
+    let mesh: Model?
+    let blendshapes: Model?
+    let threadCount: Int?
+
+    /// Loads only what `options` need (PIPELINES.md §3, §7.1) and checks the tensor shapes the
+    /// pipeline relies on.
+    init(options: FaceDetectorOptions, modelDirectory: URL?) throws {
+        let detectorModel: BundledModel = options.performanceMode == .fast ? .faceDetectionShortRange : .faceDetectionFullRangeSparse
+        let config = FaceDetectorConfiguration(options.performanceMode)
+        detector = try detectorModel.load(directoryOverride: modelDirectory)
+        try Self.expect(detector, detectorModel, inputs: [[1, config.inputSize, config.inputSize, 3]],
+                        outputs: [[1, config.anchorCount, 16], [1, config.anchorCount, 1]])
+        if options.needsMesh {
+            let model = try BundledModel.faceLandmarksDetector.load(directoryOverride: modelDirectory)
+            try Self.expect(model, .faceLandmarksDetector, inputs: [[1, meshInputSize, meshInputSize, 3]],
+                            outputs: [[1, 1, 1, 3 * meshPointCount], [1, 1, 1, 1]], allowExtraOutputs: true)
+            mesh = model
+        } else {
+            mesh = nil
+        }
+        if options.needsBlendshapes {
+            let model = try BundledModel.faceBlendshapes.load(directoryOverride: modelDirectory)
+            try Self.expect(model, .faceBlendshapes, inputs: [[1, blendshapeLandmarkIndices.count, 2]],
+                            outputs: [[faceBlendshapeNames.count]])
+            blendshapes = model
+        } else {
+            blendshapes = nil
+        }
+        threadCount = options.threadCount
+    }
+
+    private static func expect(_ model: Model, _ which: BundledModel, inputs: [[Int]], outputs: [[Int]],
+                               allowExtraOutputs: Bool = false) throws {
+        let actualOutputs = model.outputs.map(\.shape)
+        let outputsMatch = allowExtraOutputs ? Array(actualOutputs.prefix(outputs.count)) == outputs : actualOutputs == outputs
+        guard model.inputs.map(\.shape) == inputs, outputsMatch else {
+            throw BlazeError(.shapeMismatch, "expected inputs \(inputs) and outputs \(outputs), got \(model.inputs.map(\.shape)) and \(actualOutputs)",
+                             context: which.fileName)
+        }
+    }
+
+    func makeSessions() -> FaceSessions {
+        FaceSessions(detector: detector.makeSession(threads: threadCount),
+                     mesh: mesh?.makeSession(threads: threadCount),
+                     blendshapes: blendshapes?.makeSession(threads: threadCount))
+    }
+}
+
+/// Mesh v2 (Tasks `face_landmarks_detector`): 256² input, 478 points.
+let meshInputSize = 256
+let meshPointCount = 478
+
+/// One set of sessions: used by one call at a time (a `FaceSessionPool` hands it out).
+final class FaceSessions: @unchecked Sendable {
+    // @unchecked: a set is owned by exactly one call between `FaceSessionPool.take` and `put`.
+    let detector: Session
+    let mesh: Session?
+    let blendshapes: Session?
+
+    init(detector: Session, mesh: Session?, blendshapes: Session?) {
+        self.detector = detector
+        self.mesh = mesh
+        self.blendshapes = blendshapes
+    }
+}
+
+/// Idle session sets of one detector. A call takes a set (making a new one when all are busy)
+/// and returns it; so N concurrent calls use N sets and a single caller reuses one.
+final class FaceSessionPool: Sendable {
+    private let nets: FaceNets
+    private let idle = Mutex<[FaceSessions]>([])
+    /// Sets kept for reuse; extra ones made under a burst of concurrent calls are dropped.
+    private let maxIdle = 8
+
+    init(nets: FaceNets) {
+        self.nets = nets
+    }
+
+    func withSessions<R>(_ body: (FaceSessions) throws -> R) rethrows -> R {
+        let sessions = idle.withLock { $0.popLast() } ?? nets.makeSessions()
+        defer {
+            idle.withLock { list in
+                if list.count < maxIdle { list.append(sessions) }
+            }
+        }
+        return try body(sessions)
+    }
+}

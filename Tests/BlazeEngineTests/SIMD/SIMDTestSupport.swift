@@ -1,0 +1,83 @@
+import Testing
+@testable import BlazeEngine
+
+/// SplitMix64, so the random shapes of the SIMD kernel tests are the same on every run.
+struct SIMDTestRNG: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE5_E4B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// A test-owned float buffer (class, so it is freed when the test drops it).
+final class SIMDTestBuffer {
+    let mutablePointer: UnsafeMutablePointer<Float>
+    let count: Int
+    var pointer: UnsafePointer<Float> { UnsafePointer(mutablePointer) }
+
+    init(_ count: Int, fill: Float = 0) {
+        self.count = count
+        mutablePointer = .allocate(capacity: max(count, 1))
+        mutablePointer.initialize(repeating: fill, count: max(count, 1))
+    }
+
+    deinit { mutablePointer.deallocate() }
+
+    static func random(_ count: Int, _ rng: inout SIMDTestRNG) -> SIMDTestBuffer {
+        let b = SIMDTestBuffer(count)
+        for i in 0..<count { b.mutablePointer[i] = Float.random(in: -1...1, using: &rng) }
+        return b
+    }
+
+    func copy() -> SIMDTestBuffer {
+        let b = SIMDTestBuffer(count)
+        b.mutablePointer.update(from: pointer, count: count)
+        return b
+    }
+
+    /// Applies the fused ops the kernels replace to a reference conv output `[pixels, channels]`:
+    /// ADD of `residual` (`[pixels, residualChannels]`, missing channels count as 0) with its
+    /// activation, then PRELU with per-channel `alpha`.
+    static func fuseReference(_ y: SIMDTestBuffer, channels: Int, residual: SIMDTestBuffer?, residualChannels: Int,
+                              residualActivation: Activation, alpha: SIMDTestBuffer?) {
+        let p = y.mutablePointer
+        for i in 0..<y.count {
+            let ch = i % channels, px = i / channels
+            var v = p[i]
+            if let residual { v = residualActivation.apply(v + (ch < residualChannels ? residual.pointer[px * residualChannels + ch] : 0)) }
+            if let alpha { let a = alpha.pointer[ch]; v = v < 0 ? a * v : v }
+            p[i] = v
+        }
+    }
+
+    /// `|actual − ref| ≤ 1e-5 · max(1, max|ref|)` over the tensor; NaN (an unwritten element) fails.
+    static func expectClose(_ actual: SIMDTestBuffer, _ reference: SIMDTestBuffer, _ what: String,
+                            sourceLocation: SourceLocation = #_sourceLocation) {
+        var scale: Float = 1
+        for i in 0..<reference.count { scale = max(scale, abs(reference.pointer[i])) }
+        var worst: Float = 0, at = 0
+        for i in 0..<actual.count {
+            let d = abs(actual.pointer[i] - reference.pointer[i])
+            if d.isNaN { worst = .nan; at = i; break }
+            if d > worst { worst = d; at = i }
+        }
+        if !(worst <= 1e-5 * scale) {
+            Issue.record("\(what): max error \(worst) at \(at) (\(actual.pointer[at]) vs \(reference.pointer[at])), scale \(scale)",
+                         sourceLocation: sourceLocation)
+        }
+    }
+
+    /// Bit-for-bit equality (work splits, exact kernels).
+    static func expectIdentical(_ actual: SIMDTestBuffer, _ expected: SIMDTestBuffer, _ what: String,
+                                sourceLocation: SourceLocation = #_sourceLocation) {
+        for i in 0..<actual.count where actual.pointer[i].bitPattern != expected.pointer[i].bitPattern {
+            Issue.record("\(what): element \(i) is \(actual.pointer[i]), expected \(expected.pointer[i])", sourceLocation: sourceLocation)
+            return
+        }
+    }
+}
