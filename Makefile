@@ -3,7 +3,6 @@
 SHELL := /bin/bash
 DEBS := libopenblas-dev libturbojpeg0-dev libpng-dev pkg-config
 TUNED := -c release --scratch-path .build/tuned -Xswiftc -target-cpu -Xswiftc native -Xswiftc -DBLAZE_TUNED
-DEMO_INPUT := Tests/BlazeEngineTests/Fixtures/parity/palm_detection_full/photo_hand_victory_white_bg/input.npy
 
 .PHONY: deps demo test bench models
 
@@ -15,13 +14,14 @@ deps:
 	  $$sudo apt-get update >&2 && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y $$missing >&2; \
 	fi
 
+# Faces (all ML Kit features) and hands on bundled test photos; annotated PNGs go to demo-output/.
 demo: deps
-	@swift build -c release --product blaze-model 1>&2
-	@bin=$$(swift build -c release --show-bin-path); out=$$(mktemp -d); \
-	  $$bin/blaze-model inspect Models/bkm/palm_detection_full.bkm && \
-	  $$bin/blaze-model run Models/bkm/palm_detection_full.bkm --input $(DEMO_INPUT) --output-dir $$out && \
-	  for f in $$out/*.npy; do python3 -c 'import sys' 2>/dev/null; echo "wrote $$(basename $$f): $$(head -c 128 $$f | tr -d '\000' | grep -o "'shape': ([^)]*)")"; done; \
-	  rm -rf $$out
+	@swift build -c release --product blaze 1>&2
+	@bin=$$(swift build -c release --show-bin-path); mkdir -p demo-output; \
+	  $$bin/blaze faces --all --annotate demo-output/faces_three_people.png Tests/Fixtures/testdata/images/three_people.jpg && \
+	  $$bin/blaze faces --all --json Tests/Fixtures/testdata/images/sergey_portrait.png | cut -c1-300 && \
+	  $$bin/blaze hands --num-hands 2 --annotate demo-output/hands_two_open_palms.png Tests/Fixtures/testdata/images/two_hands_open_palms.jpg && \
+	  echo "annotated pictures: demo-output/faces_three_people.png demo-output/hands_two_open_palms.png"
 
 test: deps
 	@swift test -c release

@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "BlazeKit", targets: ["BlazeKit"]),
         .library(name: "BlazeImageIO", targets: ["BlazeImageIO"]),
         .executable(name: "blaze-model", targets: ["blaze-model"]),
+        .executable(name: "blaze", targets: ["blaze"]),
         .executable(name: "bench", targets: ["bench"]),
     ],
     targets: [
@@ -66,6 +67,11 @@ let package = Package(
             name: "blaze-model",
             dependencies: ["BlazeEngine", "BlazeConvert", "BlazeCLISupport"],
             path: "Tools/blaze-model"
+        ),
+        .executableTarget(
+            name: "blaze",
+            dependencies: ["BlazeKit", "BlazeImageIO", "BlazeCLISupport"],
+            path: "Tools/blaze"
         ),
         .executableTarget(
             name: "bench",

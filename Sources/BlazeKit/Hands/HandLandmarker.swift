@@ -1,0 +1,177 @@
+import BlazeEngine
+import Dispatch
+import Foundation
+
+/// Finds hands and their 21 landmarks (MediaPipe Tasks' HandLandmarker, PIPELINES.md §6, Tasks
+/// flavour): a palm detector proposes hand regions, the hand landmark net runs on each.
+///
+/// ```swift
+/// var options = HandLandmarkerOptions()
+/// options.numHands = 2
+/// let landmarker = try HandLandmarker(options: options)
+/// let result = try landmarker.detect(image: image)
+/// for (hand, landmarks) in zip(result.handedness, result.landmarks) { … }
+/// ```
+///
+/// Running modes: `.image` runs palm detection and the landmark net on every call. `.video`
+/// (`detect(videoFrame:timestampInMilliseconds:)`) and `.liveStream` (`detectAsync`) track hands
+/// from frame to frame: while `numHands` hands are tracked the palm detector is skipped and each
+/// frame costs one landmark net per hand.
+///
+/// Coordinates: results are in the **upright** image (`VisionImage.orientation` applied;
+/// MediaPipe's rotation option instead reports stored-image coordinates). All 8 orientations of
+/// the same picture give the same hands.
+///
+/// Beyond MediaPipe: a region of interest per call (palm detection only looks there), tracking
+/// IDs (`HandLandmarkerResult.trackingIDs`), One-Euro smoothing (`smoothLandmarks`), `mirrored`
+/// for selfie buffers, and `statistics`.
+///
+/// Thread safety: a landmarker may be used from many threads at once. Image-mode calls run in
+/// parallel (each borrows its own pair of sessions); video calls are serialized, as their frames
+/// depend on each other.
+public final class HandLandmarker: @unchecked Sendable {
+    // @unchecked: mutable state (`tracker`, `stats`, `busy`) is only touched under `lock`;
+    // sessions are borrowed from `pool` by one thread at a time; the rest is immutable.
+
+    /// The options the landmarker was made with (the delegate is still held weakly).
+    public let options: HandLandmarkerOptions
+    let pipeline: HandPipeline
+    private let pool: SessionPool
+    let lock = NSLock()
+    /// Serializes video frames (held for a whole frame, while `lock` is only held briefly).
+    let frameLock = NSLock()
+    private var tracker: HandTracker?
+    var stats = HandLandmarkerStatistics()
+    var busy = false
+    private let smoothing: LandmarkSmoother.Options?
+    let processingQueue = DispatchQueue(label: "BlazeKit.HandLandmarker.processing")
+    let callbackQueue = DispatchQueue(label: "BlazeKit.HandLandmarker.callbacks")
+    let continuation: AsyncStream<HandLandmarkerLiveStreamResult>.Continuation?
+    /// Test hook: runs on the processing queue before a live-stream frame is processed.
+    var beforeLiveStreamFrame: (@Sendable (Int) -> Void)?
+
+    /// Creates a landmarker; loads and checks the two nets.
+    ///
+    /// - Throws: `HandLandmarkerError` — invalid options (`numHands < 1`, a confidence outside
+    ///   [0, 1]), a delegate missing in live stream or present in another mode, a `.task` /
+    ///   `.tflite` `modelAssetPath` (convert it with `blaze-model convert`), missing or wrong
+    ///   model files.
+    public convenience init(options: HandLandmarkerOptions) throws {
+        try self.init(options: options, continuation: nil)
+    }
+
+    /// An image-mode landmarker with default options whose models are in the folder `modelPath`
+    /// (holding `palm_detection_full.bkm` and `hand_landmark_full.bkm`).
+    public convenience init(modelPath: String) throws {
+        var options = HandLandmarkerOptions()
+        options.baseOptions.modelAssetPath = modelPath
+        try self.init(options: options)
+    }
+
+    init(options: HandLandmarkerOptions, continuation: AsyncStream<HandLandmarkerLiveStreamResult>.Continuation?) throws {
+        try options.validate(allowsMissingDelegate: continuation != nil)
+        let models = try HandModels.load(options)
+        self.options = options
+        pipeline = HandPipeline(models: models, options: options)
+        pool = SessionPool(models: models, threads: options.numThreads)
+        tracker = options.runningMode == .image ? nil : HandTracker()
+        smoothing = options.smoothLandmarks && options.runningMode != .image ? options.smoothingParameters : nil
+        self.continuation = continuation
+    }
+
+    deinit {
+        continuation?.finish()
+    }
+
+    /// What the landmarker has done so far (frames, palm detector and landmark net runs).
+    public var statistics: HandLandmarkerStatistics { lock.withLock { stats } }
+
+    // MARK: - Detection
+
+    /// Image mode: finds up to `numHands` hands in `image`.
+    ///
+    /// - Parameter regionOfInterest: beyond MediaPipe (whose hand landmarker rejects one): only
+    ///   palms inside this rect (normalized upright coordinates, may be rotated) are looked for.
+    /// - Throws: `HandLandmarkerError.runningModeMismatch` outside `.image` mode, or image and
+    ///   region errors.
+    public func detect(image: VisionImage, regionOfInterest: NormalizedRect? = nil) throws -> HandLandmarkerResult {
+        try checkMode(.image, method: "detect(image:)")
+        try Self.validate(regionOfInterest)
+        var work = FrameWork()
+        var noTracker: HandTracker? = nil
+        let result = try pool.withSessions { sessions in
+            try pipeline.process(image, region: regionOfInterest, timestamp: 0, tracker: &noTracker,
+                                 minTrackingConfidence: options.minTrackingConfidence, smoothing: nil,
+                                 sessions: sessions, work: &work)
+        }
+        record(work)
+        return result
+    }
+
+    /// Video mode: the next frame of a video. Timestamps must strictly increase.
+    ///
+    /// - Throws: `HandLandmarkerError.runningModeMismatch` outside `.video` mode,
+    ///   `.nonIncreasingTimestamp`, or image and region errors.
+    public func detect(videoFrame image: VisionImage, timestampInMilliseconds timestamp: Int,
+                       regionOfInterest: NormalizedRect? = nil) throws -> HandLandmarkerResult {
+        try checkMode(.video, method: "detect(videoFrame:timestampInMilliseconds:)")
+        try Self.validate(regionOfInterest)
+        return try frameLock.withLock {
+            try lock.withLock { try acceptTimestamp(timestamp) }
+            return try processTracked(image, region: regionOfInterest, timestamp: timestamp)
+        }
+    }
+
+    // MARK: - Internals
+
+    func checkMode(_ expected: RunningMode, method: String) throws {
+        guard options.runningMode == expected else {
+            throw HandLandmarkerError.runningModeMismatch(method: method, runningMode: options.runningMode)
+        }
+    }
+
+    static func validate(_ region: NormalizedRect?) throws {
+        guard let r = region else { return }
+        guard r.xCenter.isFinite, r.yCenter.isFinite, r.width.isFinite, r.height.isFinite, r.rotation.isFinite else {
+            throw HandLandmarkerError.invalidRegionOfInterest("values must be finite, got \(r)")
+        }
+        guard r.width > 0, r.height > 0 else {
+            throw HandLandmarkerError.invalidRegionOfInterest("width and height must be positive, got \(r.width)×\(r.height)")
+        }
+    }
+
+    /// Checks and records a video / live-stream timestamp (call under `lock`).
+    func acceptTimestamp(_ timestamp: Int) throws {
+        if let previous = tracker?.lastTimestamp, timestamp <= previous {
+            throw HandLandmarkerError.nonIncreasingTimestamp(previous: previous, received: timestamp)
+        }
+        tracker?.lastTimestamp = timestamp
+    }
+
+    /// One tracked frame (call under `frameLock`, which orders frames; `lock` guards the state).
+    func processTracked(_ image: VisionImage, region: NormalizedRect?, timestamp: Int) throws -> HandLandmarkerResult {
+        var state = lock.withLock { tracker }
+        var work = FrameWork()
+        let result = try pool.withSessions { sessions in
+            try pipeline.process(image, region: region, timestamp: timestamp, tracker: &state,
+                                 minTrackingConfidence: options.minTrackingConfidence, smoothing: smoothing,
+                                 sessions: sessions, work: &work)
+        }
+        lock.withLock {
+            // Keep the newest accepted timestamp (live stream records it when a frame arrives).
+            let newest = tracker?.lastTimestamp
+            tracker = state
+            tracker?.lastTimestamp = newest
+        }
+        record(work)
+        return result
+    }
+
+    func record(_ work: FrameWork) {
+        lock.withLock {
+            stats.framesProcessed += 1
+            stats.landmarkRuns += work.landmarkRuns
+            if work.palmDetectionRan { stats.palmDetectionRuns += 1 }
+        }
+    }
+}

@@ -1,0 +1,69 @@
+/// Everything a `HandLandmarker` throws (or hands to the live-stream delegate). Mirrors the error
+/// conditions of MediaPipe Tasks' HandLandmarker, each as its own case.
+public enum HandLandmarkerError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// `numHands` below 1.
+    case invalidNumHands(Int)
+    /// A confidence option outside [0, 1] (or NaN); `name` is the option's name.
+    case invalidConfidence(name: String, value: Float)
+    /// Another option is invalid (message says which and why).
+    case invalidOption(String)
+    /// `detect(image:)` / `detect(videoFrame:…)` / `detectAsync(…)` called on a landmarker made for
+    /// another running mode.
+    case runningModeMismatch(method: String, runningMode: RunningMode)
+    /// `.liveStream` without a `handLandmarkerLiveStreamDelegate`.
+    case missingLiveStreamDelegate
+    /// A live-stream delegate given for `.image` or `.video` mode.
+    case unexpectedLiveStreamDelegate(runningMode: RunningMode)
+    /// Video / live-stream timestamps must strictly increase.
+    case nonIncreasingTimestamp(previous: Int, received: Int)
+    /// `modelAssetPath` names a MediaPipe `.task` or `.tflite` file: it must be converted with
+    /// `blaze-model convert` first.
+    case unconvertedModel(path: String)
+    /// A model file or folder does not exist or cannot be read.
+    case modelNotFound(String)
+    /// A model file is corrupt or is not the net expected (wrong inputs or outputs).
+    case invalidModel(String)
+    /// The region of interest is empty, not finite, or has a non-positive size.
+    case invalidRegionOfInterest(String)
+    /// The image cannot be processed (e.g. its pixels cannot be sampled).
+    case invalidImage(String)
+
+    public var description: String {
+        switch self {
+        case .invalidNumHands(let n):
+            "numHands must be at least 1, got \(n)"
+        case .invalidConfidence(let name, let value):
+            "\(name) must be in [0, 1], got \(value)"
+        case .invalidOption(let message):
+            message
+        case .runningModeMismatch(let method, let mode):
+            "\(method) is not allowed in running mode \(mode.rawValue); "
+                + "use \(HandLandmarkerError.method(for: mode)) or create the landmarker with another runningMode"
+        case .missingLiveStreamDelegate:
+            "running mode liveStream needs a handLandmarkerLiveStreamDelegate (or use HandLandmarker.liveStream(options:))"
+        case .unexpectedLiveStreamDelegate(let mode):
+            "a handLandmarkerLiveStreamDelegate is only allowed in running mode liveStream, not \(mode.rawValue)"
+        case .nonIncreasingTimestamp(let previous, let received):
+            "timestamps must strictly increase: got \(received) ms after \(previous) ms"
+        case .unconvertedModel(let path):
+            "\(path) is a MediaPipe model file; convert it first with `blaze-model convert IN.tflite -o OUT.bkm` "
+                + "(or `blaze-model convert IN.task --output-dir DIR`) and set modelAssetPath to the folder holding the .bkm files"
+        case .modelNotFound(let message):
+            message
+        case .invalidModel(let message):
+            message
+        case .invalidRegionOfInterest(let message):
+            "invalid region of interest: \(message)"
+        case .invalidImage(let message):
+            "invalid image: \(message)"
+        }
+    }
+
+    static func method(for mode: RunningMode) -> String {
+        switch mode {
+        case .image: "detect(image:)"
+        case .video: "detect(videoFrame:timestampInMilliseconds:)"
+        case .liveStream: "detectAsync(image:timestampInMilliseconds:)"
+        }
+    }
+}

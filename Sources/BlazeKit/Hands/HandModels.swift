@@ -1,0 +1,117 @@
+import BlazeEngine
+import BlazeModels
+import Foundation
+
+/// The two nets of a hand landmarker, loaded and checked once, shared by all its sessions.
+struct HandModels: Sendable {
+    let palm: Model
+    let landmark: Model
+    /// Palm detector outputs: boxes (2016 × 18) and scores (2016).
+    let palmBoxesOutput: Int
+    let palmScoresOutput: Int
+
+    static let palmInputShape = [1, 192, 192, 3]
+    static let landmarkInputShape = [1, 224, 224, 3]
+    static let anchorCount = 2016
+
+    init(palm: Model, landmark: Model, palmPath: String, landmarkPath: String) throws {
+        guard palm.inputs.count == 1, palm.inputs[0].shape == Self.palmInputShape else {
+            throw HandLandmarkerError.invalidModel("\(palmPath) is not a palm detector: expected one input \(Self.palmInputShape), got \(palm.inputs.map(\.shape))")
+        }
+        let counts = palm.outputs.map { $0.shape.reduce(1, *) }
+        guard counts.count == 2, let boxes = counts.firstIndex(of: Self.anchorCount * 18),
+              let scores = counts.firstIndex(of: Self.anchorCount) else {
+            throw HandLandmarkerError.invalidModel("\(palmPath) is not a palm detector: expected outputs of \(Self.anchorCount)×18 and \(Self.anchorCount) values, got \(palm.outputs.map(\.shape))")
+        }
+        guard landmark.inputs.count == 1, landmark.inputs[0].shape == Self.landmarkInputShape else {
+            throw HandLandmarkerError.invalidModel("\(landmarkPath) is not a hand landmark net: expected one input \(Self.landmarkInputShape), got \(landmark.inputs.map(\.shape))")
+        }
+        // Tensor order Identity (63), Identity_1 (presence), Identity_2 (handedness), Identity_3 (63).
+        guard landmark.outputs.map({ $0.shape.reduce(1, *) }) == [63, 1, 1, 63] else {
+            throw HandLandmarkerError.invalidModel("\(landmarkPath) is not a hand landmark net: expected outputs of [63, 1, 1, 63] values, got \(landmark.outputs.map(\.shape))")
+        }
+        self.palm = palm
+        self.landmark = landmark
+        palmBoxesOutput = boxes
+        palmScoresOutput = scores
+    }
+
+    /// Loads the variant's pair from `baseOptions.modelAssetPath` (a folder) or the bundle.
+    static func load(_ options: HandLandmarkerOptions) throws -> HandModels {
+        let (palmModel, landmarkModel): (BundledModel, BundledModel) = switch options.modelVariant {
+        case .full: (.palmDetectionFull, .handLandmarkFull)
+        case .lite: (.palmDetectionLite, .handLandmarkLite)
+        }
+        guard let path = options.baseOptions.modelAssetPath else {
+            func bundled(_ m: BundledModel) throws -> (Model, String) {
+                let url: URL
+                do { url = try m.url() } catch { throw HandLandmarkerError.modelNotFound("\(error)") }
+                return (try loadModel(url), url.path)
+            }
+            let (p, pp) = try bundled(palmModel), (l, lp) = try bundled(landmarkModel)
+            return try HandModels(palm: p, landmark: l, palmPath: pp, landmarkPath: lp)
+        }
+        let ext = (path as NSString).pathExtension.lowercased()
+        if ext == "task" || ext == "tflite" { throw HandLandmarkerError.unconvertedModel(path: path) }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw HandLandmarkerError.modelNotFound("model folder \(path) does not exist")
+        }
+        guard isDirectory.boolValue else {
+            throw HandLandmarkerError.modelNotFound("modelAssetPath must be a folder holding \(palmModel.fileName) and \(landmarkModel.fileName), got the file \(path)")
+        }
+        let folder = URL(fileURLWithPath: path, isDirectory: true)
+        func fromFolder(_ m: BundledModel) throws -> (Model, String) {
+            let url = folder.appendingPathComponent(m.fileName)
+            guard FileManager.default.isReadableFile(atPath: url.path) else {
+                throw HandLandmarkerError.modelNotFound("\(url.path) not found: the folder must hold \(palmModel.fileName) and \(landmarkModel.fileName) (from `blaze-model convert`)")
+            }
+            return (try loadModel(url), url.path)
+        }
+        let (p, pp) = try fromFolder(palmModel), (l, lp) = try fromFolder(landmarkModel)
+        return try HandModels(palm: p, landmark: l, palmPath: pp, landmarkPath: lp)
+    }
+
+    private static func loadModel(_ url: URL) throws -> Model {
+        do {
+            return try Model(contentsOf: url)
+        } catch let error as BlazeError where error.kind == .io {
+            throw HandLandmarkerError.modelNotFound("\(url.path): \(error)")
+        } catch {
+            throw HandLandmarkerError.invalidModel("\(url.path): \(error)")
+        }
+    }
+}
+
+/// One palm session and one landmark session: what one thread needs to run the pipeline.
+/// Not thread-safe; `SessionPool` hands each to one thread at a time.
+final class HandSessions {
+    let palm: Session
+    let landmark: Session
+
+    init(models: HandModels, threads: Int?) {
+        palm = models.palm.makeSession(threads: threads)
+        landmark = models.landmark.makeSession(threads: threads)
+    }
+}
+
+/// A free list of `HandSessions` behind a lock: a caller borrows a set for one frame, so
+/// concurrent image-mode calls run in parallel without sharing a session.
+final class SessionPool: @unchecked Sendable {
+    // @unchecked: `free` is only touched under `lock`; a borrowed set belongs to one thread.
+    private let lock = NSLock()
+    private var free: [HandSessions] = []
+    private let models: HandModels
+    private let threads: Int?
+
+    init(models: HandModels, threads: Int?) {
+        self.models = models
+        self.threads = threads
+    }
+
+    func withSessions<R>(_ body: (HandSessions) throws -> R) rethrows -> R {
+        let sessions = lock.withLock { free.popLast() } ?? HandSessions(models: models, threads: threads)
+        defer { lock.withLock { free.append(sessions) } }
+        return try body(sessions)
+    }
+}

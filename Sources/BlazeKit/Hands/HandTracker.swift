@@ -1,0 +1,87 @@
+import BlazeEngine
+
+/// The state a video / live-stream landmarker carries from frame to frame (PIPELINES.md §6.6),
+/// plus the tracking IDs (§5.4 proposal) and the per-hand One-Euro smoothers (S12).
+struct HandTracker {
+    /// Next-frame ROIs of the hands kept in the previous frame, with their IDs.
+    var previous: [TrackedRect] = []
+    var ids = TrackingIDAllocator()
+    var smoothers: [Int: LandmarkSmoother] = [:]
+    /// Last timestamp handed to a video / live-stream call (dropped live frames included).
+    var lastTimestamp: Int?
+}
+
+/// What one frame cost (for `HandLandmarkerStatistics`).
+struct FrameWork {
+    var palmDetectionRan = false
+    var landmarkRuns = 0
+}
+
+extension HandPipeline {
+    /// One frame of the Tasks graph. `tracker == nil`: image mode (palm detection on every call,
+    /// no association). Otherwise video / live stream: palm detection is skipped while at least
+    /// `numHands` hands are tracked; new palms join the tracked hands through
+    /// `HandAssociation(minTrackingConfidence)`; the kept hands' next-frame ROIs are remembered.
+    /// Hands are de-duplicated in every mode (S11).
+    func process(_ image: VisionImage, region: NormalizedRect?, timestamp: Int, tracker: inout HandTracker?,
+                 minTrackingConfidence: Float, smoothing: LandmarkSmoother.Options?, sessions: HandSessions,
+                 work: inout FrameWork) throws -> HandLandmarkerResult {
+        let w = image.uprightWidth, h = image.uprightHeight
+        var rects: [TrackedRect]
+        if var state = tracker {
+            if state.previous.count >= numHands {
+                rects = state.previous
+            } else {
+                let detected = try detectHandROIs(in: image, region: region, session: sessions.palm)
+                work.palmDetectionRan = true
+                rects = state.ids.associateHands(tracked: state.previous, detected: detected, threshold: minTrackingConfidence)
+            }
+            tracker = state
+        } else {
+            rects = try detectHandROIs(in: image, region: region, session: sessions.palm).map { TrackedRect(rect: $0) }
+            work.palmDetectionRan = true
+        }
+        rects = rects.prefix(numHands).filter { !$0.rect.isEmptySentinel }
+
+        var found: [FoundHand] = []
+        for r in rects {
+            work.landmarkRuns += 1
+            if let hand = try landmarks(in: image, roi: r.rect, session: sessions.landmark) {
+                found.append(FoundHand(hand: hand, trackingID: r.trackingID))
+            }
+        }
+        let kept = deduplicatedHandIndices(found.map(\.hand.landmarks), imageWidth: w, imageHeight: h)
+        found = kept.map { found[$0] }
+
+        var landmarks = found.map(\.hand.landmarks)
+        var ids: [Int] = []
+        if var state = tracker {
+            ids = found.map { $0.trackingID ?? 0 }
+            // Next-frame ROIs from the raw (unsmoothed) landmarks; with a region of interest, a
+            // hand whose ROI centre has left the region is no longer tracked.
+            state.previous = zip(found, ids).compactMap { hand, id in
+                let next = handROI(fromLandmarks: hand.hand.landmarks, imageWidth: w, imageHeight: h)
+                if let region, !region.contains(x: next.xCenter, y: next.yCenter, imageWidth: w, imageHeight: h) { return nil }
+                return TrackedRect(rect: next, trackingID: id)
+            }
+            if let smoothing {
+                var smoothers: [Int: LandmarkSmoother] = [:]
+                for (i, id) in ids.enumerated() {
+                    let known = state.smoothers[id]
+                    var smoother = known ?? LandmarkSmoother(options: smoothing)
+                    let smoothed = smoother.smooth(landmarks[i], imageWidth: w, imageHeight: h,
+                                                   timestampMicroseconds: Int64(timestamp) &* 1000)
+                    // A hand's first frame passes the filters unchanged; return it bit for bit
+                    // (the filters work in pixels, and x·W/W may differ in the last bit).
+                    if known != nil { landmarks[i] = smoothed }
+                    smoothers[id] = smoother
+                }
+                state.smoothers = smoothers   // hands that are gone lose their filters
+            }
+            tracker = state
+        }
+        return HandLandmarkerResult(handedness: found.map { [category($0.hand)] }, landmarks: landmarks,
+                                    worldLandmarks: found.map(\.hand.worldLandmarks),
+                                    timestampInMilliseconds: timestamp, trackingIDs: ids)
+    }
+}

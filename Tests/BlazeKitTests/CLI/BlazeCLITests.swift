@@ -1,0 +1,137 @@
+import BlazeTestSupport
+import Foundation
+import Testing
+
+/// `blaze faces` / `blaze hands` as CONTRACTS §3/§4 fix them, run as a child process on the
+/// committed test photos (Tests/Fixtures/testdata, provenance in its SOURCES.md). Expected face
+/// and hand counts and labels come from the MediaPipe 0.10.21 reference JSON there.
+@Suite("blaze command line")
+struct BlazeCLITests {
+    let tool: URL
+
+    init() throws {
+        tool = try #require(ProcessRunner.executable("blaze"), "blaze not built next to the tests")
+    }
+
+    func image(_ name: String) -> String { RepoPaths.testImages.appendingPathComponent(name).path }
+
+    func blaze(_ args: [String], stdin: Data? = nil) throws -> ProcessResult {
+        let r = try ProcessRunner.run(tool, args, stdin: stdin)
+        #expect(!r.crashed, "blaze \(args) crashed: \(r.stderr)")
+        return r
+    }
+
+    func jsonLines(_ text: String) throws -> [[String: Any]] {
+        try text.split(separator: "\n").map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        }
+    }
+
+    func referenceCount(_ stem: String, _ kind: String, key: String) throws -> Int {
+        let url = RepoPaths.referenceOutputs.appendingPathComponent("\(stem).\(kind).json")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+        return try #require(object[key] as? [Any]).count
+    }
+
+    @Test func facesJSONLinesFollowInputOrderAndReportErrors() throws {
+        let inputs = [image("three_people.jpg"), image("missing.jpg"), image("neg_coffee.png"), image("sergey_portrait.png")]
+        let r = try blaze(["faces", "--json"] + inputs)
+        #expect(r.status == 1, "an unreadable input makes the exit status 1")
+        #expect(r.stderr.split(separator: "\n").count == 1 && r.stderr.contains("missing.jpg"))
+        let lines = try jsonLines(r.stdout)
+        #expect(lines.compactMap { $0["image"] as? String } == [inputs[0], inputs[2], inputs[3]])
+        let counts = lines.map { ($0["faces"] as? [Any])?.count ?? -1 }
+        #expect(counts == [try referenceCount("three_people", "face_detection_short_range", key: "detections"), 0,
+                           try referenceCount("sergey_portrait", "face_detection_short_range", key: "detections")])
+        let faces = try #require(lines[0]["faces"] as? [[String: Any]])
+        let scores = faces.compactMap { $0["score"] as? Double }
+        #expect(scores == scores.sorted(by: >))
+        for face in faces {
+            #expect(face["frame"] is [String: Any])
+            #expect((face["keypoints"] as? [Any])?.count == 6)
+            #expect(face["headEulerAngleX"] == nil, "detector-only mode has no X angle")
+            #expect(face["headEulerAngleZ"] != nil && face["headEulerAngleY"] != nil)
+            #expect(face["mesh"] == nil && face["landmarks"] == nil && face["trackingID"] == nil)
+        }
+        #expect(lines[0]["width"] as? Int == 1049 && lines[0]["height"] as? Int == 861)
+    }
+
+    @Test func facesAllFieldsAndTracking() throws {
+        let r = try blaze(["faces", "--all", "--tracking", "--json", image("sergey_portrait.png")])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(!r.stdout.contains("nan") && !r.stdout.contains("inf"))
+        let face = try #require((try jsonLines(r.stdout).first?["faces"] as? [[String: Any]])?.first)
+        #expect((face["landmarks"] as? [Any])?.count == 10)
+        let contours = try #require(face["contours"] as? [[String: Any]])
+        #expect(contours.count == 15)
+        #expect(contours.reduce(0) { $0 + (($1["points"] as? [Any])?.count ?? 0) } == 133)
+        #expect((face["mesh"] as? [Any])?.count == 478)
+        for key in ["headEulerAngleX", "headEulerAngleY", "headEulerAngleZ", "smilingProbability",
+                    "leftEyeOpenProbability", "rightEyeOpenProbability", "trackingID"] {
+            #expect(face[key] != nil, "missing \(key)")
+        }
+        // PIPELINES §5.5 sanity: sergey is smiling (0.83 from the reference blendshapes).
+        #expect(abs((face["smilingProbability"] as? Double ?? 0) - 0.83) < 0.05)
+    }
+
+    @Test func facesAnnotateWritesPNG() throws {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("blaze-annotate-\(UUID().uuidString).png")
+        defer { try? FileManager.default.removeItem(at: out) }
+        let r = try blaze(["faces", "--all", "--annotate", out.path, image("grace_hopper.jpg")])
+        #expect(r.status == 0, "\(r.stderr)")
+        let bytes = [UInt8](try Data(contentsOf: out).prefix(8))
+        #expect(bytes == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+    }
+
+    @Test func handsJSONMatchesReferenceCountsAndSwappedLabels() throws {
+        let r = try blaze(["hands", "--num-hands", "2", "--json", image("two_hands_open_palms.jpg")])
+        #expect(r.status == 0, "\(r.stderr)")
+        let line = try #require(try jsonLines(r.stdout).first)
+        let hands = try #require(line["hands"] as? [[String: Any]])
+        let url = RepoPaths.referenceOutputs.appendingPathComponent("two_hands_open_palms.hands_model_complexity_1.json")
+        let reference = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+        let refHands = try #require(reference["hands"] as? [[String: Any]])
+        #expect(hands.count == refHands.count)
+        for (hand, ref) in zip(hands, refHands) {
+            #expect((hand["landmarks"] as? [[Double]])?.count == 21)
+            #expect((hand["worldLandmarks"] as? [[Double]])?.count == 21)
+            let handedness = try #require(hand["handedness"] as? [String: Any])
+            let refLabel = try #require((ref["handedness"] as? [String: Any])?["label"] as? String)
+            // The legacy reference names the mirrored hand; Tasks names the real hand (§6.5).
+            #expect(handedness["categoryName"] as? String == (refLabel == "Left" ? "Right" : "Left"))
+            #expect(handedness["index"] as? Int == (refLabel == "Left" ? 0 : 1))
+            #expect(hand["trackingID"] == nil, "tracking IDs are for video only")
+        }
+        let mirrored = try blaze(["hands", "--num-hands", "2", "--mirrored", "--json", image("two_hands_open_palms.jpg")])
+        let mirroredHands = try #require(try jsonLines(mirrored.stdout).first?["hands"] as? [[String: Any]])
+        for (a, b) in zip(hands, mirroredHands) {
+            let ha = try #require(a["handedness"] as? [String: Any]), hb = try #require(b["handedness"] as? [String: Any])
+            #expect(ha["categoryName"] as? String != hb["categoryName"] as? String)
+            #expect(ha["score"] as? Double == hb["score"] as? Double)
+        }
+    }
+
+    @Test func handsVideoFromStdin() throws {
+        let video = try Data(contentsOf: RepoPaths.root.appendingPathComponent("Tests/BlazeKitTests/Fixtures/hands/two_hands_video.y4m"))
+        let r = try blaze(["hands", "--num-hands", "2", "--json", "--video", "-"], stdin: video)
+        #expect(r.status == 0, "\(r.stderr)")
+        let lines = try jsonLines(r.stdout)
+        #expect(lines.count >= 5)
+        for (i, line) in lines.enumerated() {
+            #expect(line["image"] as? String == "-")
+            #expect(line["frameIndex"] as? Int == i)
+            #expect(line["timestampMs"] is Int)
+            for hand in line["hands"] as? [[String: Any]] ?? [] { #expect(hand["trackingID"] is Int) }
+        }
+    }
+
+    @Test func badOptionsAreOneLineErrors() throws {
+        for args in [["faces", "--mode", "slow", image("grace_hopper.jpg")], ["faces", "--min-face-size", "2", image("grace_hopper.jpg")],
+                     ["hands", "--num-hands", "0", image("grace_hopper.jpg")], ["hands", "--min-detection", "nan", image("grace_hopper.jpg")],
+                     ["faces"], ["hands", "--bogus"]] {
+            let r = try blaze(args)
+            #expect(r.status == 1, "\(args)")
+            #expect(r.stdout.isEmpty && r.stderr.split(separator: "\n").count == 1, "\(args): \(r.stderr)")
+        }
+    }
+}

@@ -1,0 +1,147 @@
+import Dispatch
+import Foundation
+import Testing
+@testable import BlazeKit
+
+/// Records live-stream callbacks; checks they never overlap and never run on the main thread.
+final class HandResultRecorder: HandLandmarkerLiveStreamDelegate, @unchecked Sendable {
+    private let lock = NSLock()
+    private let arrived = DispatchSemaphore(value: 0)
+    private var inCallback = 0
+    private(set) var timestamps: [Int] = []
+    private(set) var handCounts: [Int] = []
+    private(set) var errors: [String] = []
+    private(set) var overlapped = false
+    private(set) var onMainThread = false
+
+    func handLandmarker(_ handLandmarker: HandLandmarker, didFinishDetection result: HandLandmarkerResult?,
+                        timestampInMilliseconds: Int, error: (any Error)?) {
+        lock.withLock {
+            inCallback += 1
+            if inCallback > 1 { overlapped = true }
+            if Thread.isMainThread { onMainThread = true }
+        }
+        usleep(2000)   // widen the window in which an overlapping call would be seen
+        lock.withLock {
+            timestamps.append(timestampInMilliseconds)
+            handCounts.append(result?.landmarks.count ?? -1)
+            if let error { errors.append("\(error)") }
+            if let result { precondition(result.timestampInMilliseconds == timestampInMilliseconds) }
+            inCallback -= 1
+        }
+        arrived.signal()
+    }
+
+    /// Waits for `count` more callbacks (false on timeout).
+    func wait(for count: Int, seconds: Double = 60) -> Bool {
+        for _ in 0..<count where arrived.wait(timeout: .now() + seconds) == .timedOut { return false }
+        return true
+    }
+
+    var snapshot: (timestamps: [Int], handCounts: [Int], errors: [String], overlapped: Bool, onMain: Bool) {
+        lock.withLock { (timestamps, handCounts, errors, overlapped, onMainThread) }
+    }
+}
+
+@Suite("Hand live stream")
+struct HandLiveStreamTests {
+    static func liveLandmarker(_ delegate: HandResultRecorder, numHands: Int = 2) throws -> HandLandmarker {
+        try HandTestData.landmarker(.lite, numHands: numHands) {
+            $0.runningMode = .liveStream
+            $0.handLandmarkerLiveStreamDelegate = delegate
+        }
+    }
+
+    /// The drop rule, made deterministic by blocking the worker inside frame 1: frames sent while
+    /// it is busy are ignored (no callback, `detectAsync` returns false); once it is free, frames
+    /// are accepted again. Timestamps are checked for dropped frames too.
+    @Test func framesArrivingWhileBusyAreDropped() throws {
+        let recorder = HandResultRecorder()
+        let landmarker = try Self.liveLandmarker(recorder)
+        let image = try HandTestData.photo("hagrid_none_00c84257.jpg")
+        let started = DispatchSemaphore(value: 0), gate = DispatchSemaphore(value: 0)
+        landmarker.beforeLiveStreamFrame = { t in
+            if t == 10 {
+                started.signal()
+                gate.wait()
+            }
+        }
+        #expect(try landmarker.detectAsync(image: image, timestampInMilliseconds: 10))
+        started.wait()
+        #expect(try landmarker.detectAsync(image: image, timestampInMilliseconds: 20) == false)
+        #expect(try landmarker.detectAsync(image: image, timestampInMilliseconds: 30) == false)
+        #expect(throws: HandLandmarkerError.nonIncreasingTimestamp(previous: 30, received: 30)) {
+            try landmarker.detectAsync(image: image, timestampInMilliseconds: 30)
+        }
+        gate.signal()
+        #expect(recorder.wait(for: 1))
+        #expect(try landmarker.detectAsync(image: image, timestampInMilliseconds: 40))
+        #expect(recorder.wait(for: 1))
+        let s = recorder.snapshot
+        #expect(s.timestamps == [10, 40])
+        #expect(s.handCounts == [2, 2])
+        #expect(s.errors.isEmpty && !s.overlapped && !s.onMain)
+        let stats = landmarker.statistics
+        #expect(stats.droppedFrames == 2 && stats.framesProcessed == 2)
+        // Frame 40 was tracked: no second palm detection.
+        #expect(stats.palmDetectionRuns == 1)
+    }
+
+    /// Frames sent as fast as possible: every accepted frame gets exactly one callback, in
+    /// timestamp order, on one serial queue that is not the main thread.
+    @Test func callbacksComeInTimestampOrder() throws {
+        let recorder = HandResultRecorder()
+        let landmarker = try Self.liveLandmarker(recorder)
+        let frames = try HandVideoTests.frames()
+        var accepted: [Int] = []
+        for round in 0..<3 {
+            for frame in frames {
+                let t = round * 1000 + frame.timestampMilliseconds
+                if try landmarker.detectAsync(image: frame.image, timestampInMilliseconds: t) { accepted.append(t) }
+                usleep(12_000)   // roughly one lite frame: some frames are accepted, some dropped
+            }
+        }
+        #expect(accepted.count >= 2)
+        #expect(recorder.wait(for: accepted.count))
+        let s = recorder.snapshot
+        #expect(s.timestamps == accepted)
+        #expect(s.timestamps == s.timestamps.sorted())
+        #expect(!s.overlapped && !s.onMain && s.errors.isEmpty)
+        #expect(landmarker.statistics.framesProcessed == accepted.count)
+        #expect(landmarker.statistics.droppedFrames == 30 - accepted.count)
+        print("[Hand] live stream: \(accepted.count) of 30 frames accepted, callbacks in order")
+    }
+
+    /// The delegate is held weakly: once released, results are simply not delivered.
+    @Test func delegateIsHeldWeakly() throws {
+        var recorder: HandResultRecorder? = HandResultRecorder()
+        weak let weakRecorder = recorder
+        let landmarker = try Self.liveLandmarker(recorder!)
+        recorder = nil
+        #expect(weakRecorder == nil)
+        let image = try VisionImage(width: 64, height: 48, format: .rgb8)
+        #expect(try landmarker.detectAsync(image: image, timestampInMilliseconds: 1))
+        // Let the frame finish; nothing to deliver to, nothing crashes.
+        for _ in 0..<200 where landmarker.statistics.framesProcessed == 0 { usleep(5000) }
+        #expect(landmarker.statistics.framesProcessed == 1)
+    }
+
+    /// The `AsyncStream` form for structured concurrency, no delegate needed.
+    @Test func asyncStreamDeliversResults() async throws {
+        var options = HandLandmarkerOptions()
+        options.modelVariant = .lite
+        options.numHands = 2
+        let (landmarker, results) = try HandLandmarker.liveStream(options: options)
+        #expect(landmarker.options.runningMode == .liveStream)
+        var iterator = results.makeAsyncIterator()
+        let frames = try HandVideoTests.frames().prefix(3)
+        for frame in frames {
+            #expect(try landmarker.detectAsync(image: frame.image, timestampInMilliseconds: frame.timestampMilliseconds))
+            let output = try #require(await iterator.next())
+            #expect(output.timestampInMilliseconds == frame.timestampMilliseconds)
+            let result = try output.result.get()
+            #expect(result.landmarks.count == 2 && result.trackingIDs.count == 2)
+        }
+        #expect(landmarker.statistics.palmDetectionRuns == 1)
+    }
+}

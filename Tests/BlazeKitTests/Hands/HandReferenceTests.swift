@@ -1,0 +1,62 @@
+import BlazeTestSupport
+import Foundation
+import Testing
+@testable import BlazeKit
+
+/// Image mode, `numHands = 2`, on every photo of the shared test set against MediaPipe 0.10.21's
+/// legacy hands JSON: full nets vs `model_complexity_1`, lite nets vs `model_complexity_0`.
+@Suite("Hand reference photos", .serialized)
+struct HandReferenceTests {
+    /// Issue #6: mean landmark error ≤ 0.5 % of the width, world landmarks within 5 mm.
+    static let meanTolerance: Float = 0.005
+    static let worldTolerance: Float = 0.005
+
+    @Test(arguments: [HandModelVariant.full, .lite])
+    func everyPhotoMatchesMediaPipe(variant: HandModelVariant) throws {
+        let landmarker = try HandTestData.landmarker(variant, numHands: 2)
+        let complexity = variant == .full ? 1 : 0
+        var worstMean: Float = 0, worstWorld: Float = 0, worstScore: Float = 0
+        var handCount = 0
+        var lines: [String] = []
+        for name in try HandTestData.photoNames() {
+            let stem = HandTestData.stem(name)
+            let image = try HandTestData.photo(name)
+            let reference = try HandTestData.reference(stem, complexity: complexity)
+            #expect(image.uprightWidth == reference.width && image.uprightHeight == reference.height)
+            let result = try landmarker.detect(image: image)
+            #expect(result.landmarks.count == reference.hands.count, "\(variant) \(stem): \(result.landmarks.count) hands, reference \(reference.hands.count)")
+            guard result.landmarks.count == reference.hands.count else { continue }
+            #expect(result.worldLandmarks.count == result.landmarks.count && result.handedness.count == result.landmarks.count)
+            #expect(result.trackingIDs.isEmpty && result.timestampInMilliseconds == 0)
+            let match = handMatch(result.landmarks, reference.hands.map(\.landmarks), width: reference.width, height: reference.height)
+            var photoMean: Float = 0, photoWorld: Float = 0
+            for (i, r) in match.enumerated() {
+                let ref = reference.hands[r]
+                #expect(result.landmarks[i].count == 21 && result.worldLandmarks[i].count == 21)
+                let mean = handMeanLandmarkError(result.landmarks[i], ref.landmarks, width: reference.width, height: reference.height)
+                let world = handMaxWorldError(result.worldLandmarks[i], ref.world)
+                photoMean = max(photoMean, mean)
+                photoWorld = max(photoWorld, world)
+                let category = try #require(result.handedness[i].first)
+                #expect(result.handedness[i].count == 1)
+                #expect(category.categoryName == handSwappedLabel(ref.label), "\(variant) \(stem) hand \(i)")
+                #expect(category.displayName == category.categoryName)
+                #expect(category.index == ref.index)
+                worstScore = max(worstScore, abs(category.score - ref.score))
+                #expect(mean <= Self.meanTolerance, "\(variant) \(stem) hand \(i): mean error \(mean * 100) % of width")
+                #expect(world <= Self.worldTolerance, "\(variant) \(stem) hand \(i): world error \(world * 1000) mm")
+            }
+            handCount += match.count
+            worstMean = max(worstMean, photoMean)
+            worstWorld = max(worstWorld, photoWorld)
+            if !match.isEmpty {
+                lines.append(String(format: "  %@: %d hands, mean error %.4f %% of width, world max %.3f mm", stem, match.count, photoMean * 100, photoWorld * 1000))
+            }
+        }
+        print("[Hand] \(variant) vs MediaPipe legacy complexity \(complexity): \(handCount) hands; worst mean error \(worstMean * 100) % of width, worst world error \(worstWorld * 1000) mm, worst handedness score difference \(worstScore)")
+        print(lines.joined(separator: "\n"))
+        #expect(worstScore < 0.01)
+        let stats = landmarker.statistics
+        #expect(stats.palmDetectionRuns == stats.framesProcessed)
+    }
+}

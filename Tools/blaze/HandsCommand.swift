@@ -1,0 +1,117 @@
+import BlazeCLISupport
+import BlazeImageIO
+import BlazeKit
+import Foundation
+
+/// `blaze hands` (CONTRACTS §4): MediaPipe Tasks-style hand landmarks on images, folders or a video.
+struct HandsCommand {
+    static let usage = """
+        usage: blaze hands [--num-hands N] [--model full|lite] [--min-detection F] [--min-presence F]
+                           [--min-tracking F] [--mirrored] [--smooth] [--json] [--annotate PATH] (INPUT... | --video FILE.y4m|-)
+        """
+
+    let options: HandLandmarkerOptions
+    let json: Bool
+    let annotatePath: String?
+    let inputs: InputSpec
+
+    init(arguments args: [String]) throws {
+        let a = try Arguments(args, valued: ["--num-hands", "--model", "--min-detection", "--min-presence", "--min-tracking",
+                                             "--annotate", "--video"],
+                              flags: ["--mirrored", "--smooth", "--json"])
+        var o = HandLandmarkerOptions()
+        if let n = a.value("--num-hands") {
+            guard let v = Int(n), v >= 1 else { throw UsageError("--num-hands expects a positive integer, got '\(n)'") }
+            o.numHands = v
+        }
+        switch a.value("--model") ?? "full" {
+        case "full": o.modelVariant = .full
+        case "lite": o.modelVariant = .lite
+        case let other: throw UsageError("--model expects full or lite, got '\(other)'")
+        }
+        o.minHandDetectionConfidence = try floatOption(a, "--min-detection", default: 0.5, range: 0...1)
+        o.minHandPresenceConfidence = try floatOption(a, "--min-presence", default: 0.5, range: 0...1)
+        o.minTrackingConfidence = try floatOption(a, "--min-tracking", default: 0.5, range: 0...1)
+        o.mirrored = a.has("--mirrored")
+        o.smoothLandmarks = a.has("--smooth")
+        inputs = try InputSpec(arguments: a)
+        if case .video = inputs { o.runningMode = .video }
+        options = o
+        json = a.has("--json")
+        annotatePath = a.value("--annotate")
+    }
+
+    func run() throws -> Int32 {
+        let landmarker = try HandLandmarker(options: options)
+        var failed = false
+        switch inputs {
+        case .images(let paths):
+            let files = InputSpec.expand(paths)
+            let annotation = try annotatePath.map { try AnnotationTarget(path: $0, inputCount: files.count) }
+            for path in files {
+                do {
+                    let image = try ImageFile.read(path: path)
+                    let result = try landmarker.detect(image: image)
+                    emit(input: path, image: image, frame: nil, result: result)
+                    if let annotation { try annotate(image: image, result: result, to: annotation.url(forInput: path)) }
+                } catch {
+                    printError("blaze hands: \(path): \(error)")
+                    failed = true
+                }
+            }
+        case .video(let path):
+            let reader = try openVideo(path)
+            let annotation = try annotatePath.map { try AnnotationTarget(path: $0, inputCount: 2) }
+            while let frame = try reader.nextFrame() {
+                let result = try landmarker.detect(videoFrame: frame.image, timestampInMilliseconds: frame.timestampMilliseconds)
+                emit(input: path, image: frame.image, frame: frame, result: result)
+                if let annotation {
+                    try annotate(image: frame.image, result: result, to: annotation.url(forInput: path, frameIndex: frame.index))
+                }
+            }
+        }
+        return failed ? 1 : 0
+    }
+
+    private func emit(input: String, image: VisionImage, frame: VideoFrame?, result: HandLandmarkerResult) {
+        guard json else {
+            let where_ = frame.map { "\(input) frame \($0.index)" } ?? input
+            let names = result.handedness.map { $0.first.map { "\($0.categoryName ?? "?") \(String(format: "%.2f", $0.score))" } ?? "?" }
+            printLine("\(where_): \(result.landmarks.count) hand(s)" + (names.isEmpty ? "" : " [" + names.joined(separator: ", ") + "]"))
+            return
+        }
+        var hands: [JSON] = []
+        for i in result.landmarks.indices {
+            var h: [(String, JSON)] = []
+            if let top = result.handedness[i].first {
+                h.append(("handedness", .object([("categoryName", .string(top.categoryName ?? "")), ("score", .float(top.score)),
+                                                 ("index", .int(top.index))])))
+            }
+            h.append(("landmarks", .array(result.landmarks[i].map { .array([.float($0.x), .float($0.y), .float($0.z)]) })))
+            h.append(("worldLandmarks", .array(result.worldLandmarks[i].map { .array([.float($0.x), .float($0.y), .float($0.z)]) })))
+            if frame != nil, i < result.trackingIDs.count { h.append(("trackingID", .int(result.trackingIDs[i]))) }
+            hands.append(.object(h))
+        }
+        var fields = imageFields(input: input, image: image, frame: frame)
+        fields.append(("hands", .array(hands)))
+        printLine(JSON.object(fields).encoded)
+    }
+
+    private func annotate(image: VisionImage, result: HandLandmarkerResult, to url: URL) throws {
+        var canvas = try Canvas(image: image)
+        let w = Double(canvas.width), h = Double(canvas.height)
+        let line = max(1.0, max(w, h) / 400)
+        for (i, hand) in result.landmarks.enumerated() {
+            let points = hand.map { (x: Double($0.x) * w, y: Double($0.y) * h) }
+            for c in HandLandmarker.handConnections where c.start < points.count && c.end < points.count {
+                canvas.drawLine(from: points[c.start], to: points[c.end], color: .green, lineWidth: line)
+            }
+            for p in points { canvas.drawPoint(x: p.x, y: p.y, radius: line * 1.5, color: .red) }
+            if let top = result.handedness[i].first, let wrist = points.first {
+                canvas.drawText("\(top.categoryName ?? "?") \(String(format: "%.2f", top.score))", x: Int(wrist.x), y: Int(wrist.y) + 4,
+                                color: .white, scale: Int(line), background: Color.black.withAlpha(160))
+            }
+        }
+        try canvas.write(to: url)
+    }
+}

@@ -1,0 +1,37 @@
+import BlazeCLISupport
+import Foundation
+
+// blaze: face detection (ML Kit style) and hand landmarks (MediaPipe Tasks style) from the
+// command line. CONTRACTS §3 and §4 fix the flags and the JSON Lines output.
+
+let usage = "usage: blaze faces … | blaze hands …   (blaze faces --help, blaze hands --help)\n\n"
+    + FacesCommand.usage + "\n" + HandsCommand.usage
+
+func main() -> Int32 {
+    let args = Array(CommandLine.arguments.dropFirst())
+    guard let command = args.first else {
+        printError(usage)
+        return 1
+    }
+    let rest = Array(args.dropFirst())
+    do {
+        switch command {
+        case "faces":
+            if rest.contains("--help") || rest.contains("-h") { print(FacesCommand.usage); return 0 }
+            return try FacesCommand(arguments: rest).run()
+        case "hands":
+            if rest.contains("--help") || rest.contains("-h") { print(HandsCommand.usage); return 0 }
+            return try HandsCommand(arguments: rest).run()
+        case "-h", "--help", "help":
+            print(usage)
+            return 0
+        default:
+            throw UsageError("unknown command '\(command)'")
+        }
+    } catch {
+        printError("blaze \(command): \(error)")
+        return 1
+    }
+}
+
+exit(main())
