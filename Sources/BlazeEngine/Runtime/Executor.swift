@@ -1,4 +1,5 @@
-/// The one dispatch place: every `Op` case maps to its kernel here.
+/// The whole-tensor dispatch: every `Op` case maps to its kernel here. Sessions use it for the
+/// reference kernel set; the optimised set runs through `PlannedStep` (bound, split, allocation-free).
 enum Executor {
     static func execute(_ step: Session.Step, kernels: KernelSet, scratch: UnsafeMutablePointer<Float>) {
         let x = step.inputs

@@ -1,7 +1,8 @@
 import Foundation
 
-/// Which kernels a session runs: the plain reference kernels, or the optimised ones
-/// (GEMM through OpenBLAS today; SIMD kernels as they land). Results agree within parity tolerance.
+/// Which kernels a session runs: the plain reference kernels (one thread, the specification), or
+/// the optimised plan (GEMM through OpenBLAS, row-split kernels on a worker pool, in-place arena
+/// reuse; SIMD kernels as they land). Results agree within parity tolerance.
 public enum KernelSet: Sendable, Equatable {
     case reference
     case optimized
@@ -55,15 +56,20 @@ public final class Model: @unchecked Sendable {
     /// Graph output names and shapes, in order.
     public var outputs: [(name: String, shape: [Int])] { graph.outputs.map { (graph.tensors[$0].name, graph.tensors[$0].shape) } }
 
-    /// A new execution context with its own arena. Not thread-safe; make one per thread.
-    public func makeSession(kernels: KernelSet = .optimized) -> Session {
-        Session(model: self, kernels: kernels)
+    /// A new execution context with its own arena and worker threads. Not thread-safe; make one
+    /// per thread.
+    /// - Parameter threads: threads one inference uses, the calling thread included; `nil` (the
+    ///   default) means every core (`Session.defaultThreadCount`). Results are bitwise identical
+    ///   for every thread count.
+    public func makeSession(kernels: KernelSet = .optimized, threads: Int? = nil) -> Session {
+        Session(model: self, kernels: kernels, threads: threads)
     }
 
     /// Runs the model once on `inputs` (one flat row-major array per graph input, in order) and
-    /// returns one flat array per output. Thread-safe; allocates a session per call.
-    public func run(_ inputs: [[Float]], kernels: KernelSet = .optimized) throws -> [[Float]] {
-        try makeSession(kernels: kernels).run(inputs)
+    /// returns one flat array per output. Thread-safe; makes a session (and its threads) per call,
+    /// so prefer a `Session` for repeated runs.
+    public func run(_ inputs: [[Float]], kernels: KernelSet = .optimized, threads: Int? = nil) throws -> [[Float]] {
+        try makeSession(kernels: kernels, threads: threads).run(inputs)
     }
 
     func constantPointer(_ index: Int) -> UnsafeMutablePointer<Float> {

@@ -3,37 +3,77 @@ import Foundation
 
 /// One-time OpenBLAS configuration, done before the first BLAS call:
 /// - single-threaded (parallelism is ours; OpenBLAS's spinning threads would fight our pool);
-/// - on AVX-512 CPUs that Debian's OpenBLAS 0.3.21 misdetects (it picks Prescott kernels, ≈5×
-///   slower), re-select its SkylakeX kernels — only when the user has not set `OPENBLAS_CORETYPE`.
+/// - on CPUs with AVX-512F where OpenBLAS picked an older kernel set (Debian's 0.3.21 picks
+///   Prescott on some Xeons, ≈ 5× slower), re-select its SkylakeX kernels — only when the user
+///   has not set `OPENBLAS_CORETYPE`, which always wins.
+///
+/// The re-selection is OpenBLAS's own dynamic-arch switch: `gotoblas_dynamic_quit()`, then
+/// `gotoblas_dynamic_init()` with `OPENBLAS_CORETYPE` set for the duration of the call (it reads
+/// the variable only there). Both are exported by the DYNAMIC_ARCH builds distributions ship.
 public enum OpenBLAS {
-    /// The OpenBLAS kernel core in use after configuration (e.g. "SkylakeX").
+    /// The OpenBLAS kernel core in use after configuration (e.g. "SkylakeX", "Cooperlake").
     public static var coreName: String {
         ensureConfigured()
-        guard let name = openblas_get_corename() else { return "unknown" }
-        return String(cString: name)
+        return currentCore ?? "unknown"
     }
 
-    /// Idempotent and thread-safe; every engine entry point that may reach BLAS calls it.
-    public static func ensureConfigured() { _ = configured }
+    /// The core OpenBLAS detected by itself, before any re-selection.
+    public static var detectedCoreName: String {
+        ensureConfigured()
+        return configuration.detected ?? "unknown"
+    }
 
-    private static let configured: Bool = {
-        let olderCores: Set<String> = ["prescott", "core2", "penryn", "dunnington", "nehalem", "sandybridge", "haswell", "katmai", "coppermine", "northwood", "banias", "atom"]
-        let userChoice = ProcessInfo.processInfo.environment["OPENBLAS_CORETYPE"]
-        if userChoice == nil, cpuHasAVX512F(),
-           let current = openblas_get_corename().map({ String(cString: $0).lowercased() }), olderCores.contains(current) {
+    /// True when BlazeKit switched OpenBLAS to `reselectionTarget`.
+    public static var didReselectCore: Bool {
+        ensureConfigured()
+        return configuration.reselected
+    }
+
+    /// True when OpenBLAS runs one of its AVX-512 kernel sets.
+    public static var isUsingAVX512Kernels: Bool { avx512Cores.contains(coreName.lowercased()) }
+
+    /// True when the CPU has AVX-512F (from /proc/cpuinfo).
+    public static var cpuSupportsAVX512: Bool { cpuHasAVX512F() }
+
+    /// The core selected on AVX-512 CPUs that OpenBLAS misdetects.
+    public static let reselectionTarget = "SkylakeX"
+
+    /// OpenBLAS cores that use AVX-512 kernels (lowercased `openblas_get_corename()` values).
+    static let avx512Cores: Set<String> = ["skylakex", "cooperlake", "sapphirerapids"]
+
+    /// Idempotent and thread-safe; every engine entry point that may reach BLAS calls it.
+    public static func ensureConfigured() { _ = configuration }
+
+    /// The decision, separated from its effect for tests: the core to switch to, or nil to keep
+    /// OpenBLAS's own choice.
+    static func reselection(userCoreType: String?, cpuHasAVX512F: Bool, currentCore: String?) -> String? {
+        if let user = userCoreType, !user.isEmpty { return nil }
+        guard cpuHasAVX512F, let current = currentCore?.lowercased() else { return nil }
+        return avx512Cores.contains(current) ? nil : reselectionTarget
+    }
+
+    private static var currentCore: String? { openblas_get_corename().map { String(cString: $0) } }
+
+    private static let configuration: (detected: String?, reselected: Bool) = {
+        let detected = currentCore
+        var reselected = false
+        if let target = reselection(userCoreType: ProcessInfo.processInfo.environment["OPENBLAS_CORETYPE"],
+                                    cpuHasAVX512F: cpuHasAVX512F(), currentCore: detected) {
             gotoblas_dynamic_quit()
-            setenv("OPENBLAS_CORETYPE", "SkylakeX", 0)
+            setenv("OPENBLAS_CORETYPE", target, 1)
             gotoblas_dynamic_init()
             unsetenv("OPENBLAS_CORETYPE")
+            reselected = true
         }
         openblas_set_num_threads(1)
-        return true
+        return (detected, reselected)
     }()
 
-    private static func cpuHasAVX512F() -> Bool {
+    /// `avx512f` among the `flags` of /proc/cpuinfo (Linux; false elsewhere or if unreadable).
+    static func cpuHasAVX512F() -> Bool {
         guard let info = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8) else { return false }
         for line in info.split(separator: "\n") where line.hasPrefix("flags") {
-            return line.split(separator: " ").contains("avx512f")
+            return line.split(whereSeparator: { $0 == " " || $0 == "\t" }).contains("avx512f")
         }
         return false
     }

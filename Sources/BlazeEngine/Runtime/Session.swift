@@ -1,27 +1,51 @@
-/// One execution context of a `Model`: the activation arena, scratch space and the per-op plan,
-/// all prepared once. `run` then allocates nothing but its result arrays.
+import Foundation
+
+/// One execution context of a `Model`: the activation arena, scratch space, a worker pool and the
+/// per-op plan, all prepared once. `runInPlace()` then allocates nothing; `run(_:)` allocates only
+/// its result arrays.
+///
+/// Threads: with `.optimized` kernels each op is split across `threads` threads (the calling
+/// thread and `threads − 1` persistent workers owned by the session). Results are bitwise
+/// identical for every thread count. Reference kernels always run on the calling thread.
+///
 /// A session is not thread-safe; use one per thread (the `Model` is shared).
 public final class Session {
     public let model: Model
     public let kernels: KernelSet
+    /// Threads an inference uses, the calling thread included.
+    public let threads: Int
     let arena: AlignedFloatBuffer
     let scratch: AlignedFloatBuffer
+    let plan: ArenaPlan
+    /// Reference-kernel steps (`kernels == .reference`).
     let steps: [Step]
+    /// Optimised steps (`kernels == .optimized`).
+    let plannedSteps: [PlannedStep]
+    let pool: WorkerPool
     let inputViews: [MutableTensorView]
     let outputViews: [MutableTensorView]
+    private let inputPointers: [UnsafeMutableBufferPointer<Float>]
+    private let outputPointers: [UnsafeBufferPointer<Float>]
 
-    /// A node with its tensors bound to memory.
+    /// A node with its tensors bound to memory (reference kernels).
     struct Step {
         let op: Op
         let inputs: [TensorView]
         let output: MutableTensorView
     }
 
-    init(model: Model, kernels: KernelSet) {
+    /// The default thread count: every core this process may use.
+    public static var defaultThreadCount: Int { ProcessInfo.processInfo.activeProcessorCount }
+
+    init(model: Model, kernels: KernelSet, threads: Int? = nil) {
         self.model = model
         self.kernels = kernels
+        let threads = min(max(threads ?? Self.defaultThreadCount, 1), 256)
+        self.threads = threads
         let graph = model.graph
-        let plan = ArenaPlan(graph: graph)
+        // Reference kernels keep the plain plan: every tensor its own memory, no in-place writes.
+        let plan = ArenaPlan(graph: graph, inPlace: kernels == .optimized)
+        self.plan = plan
         arena = AlignedFloatBuffer(count: plan.floatCount)
         let arenaBase = arena.pointer
 
@@ -32,19 +56,39 @@ public final class Session {
         func view(_ t: Int) -> MutableTensorView { MutableTensorView(pointer(t), graph.tensors[t].shape) }
 
         var scratchCount = 0
-        var steps: [Step] = []
-        for node in graph.nodes {
-            let inputs = node.inputs.map { view($0).readOnly }
-            steps.append(Step(op: node.op, inputs: inputs, output: view(node.outputs[0])))
-            if kernels == .optimized, case .conv2D(let p) = node.op,
-               let g = try? p.geometry(input: inputs[0].shape, filter: inputs[1].shape) {
-                scratchCount = max(scratchCount, GemmKernels.conv2DScratchCount(g))
+        if kernels == .optimized {
+            for node in graph.nodes {
+                scratchCount = max(scratchCount, PlannedStep.scratchCount(node.op, inputs: node.inputs.map { graph.tensors[$0].shape }))
             }
+        } else {
+            scratchCount = 0
         }
         scratch = AlignedFloatBuffer(count: scratchCount)
+
+        var steps: [Step] = []
+        var planned: [PlannedStep] = []
+        for node in graph.nodes {
+            let inputs = node.inputs.map { view($0).readOnly }
+            let output = view(node.outputs[0])
+            switch kernels {
+            case .reference:
+                steps.append(Step(op: node.op, inputs: inputs, output: output))
+            case .optimized:
+                do {
+                    planned.append(try PlannedStep.make(node.op, inputs: inputs, output: output,
+                                                        scratch: scratchCount > 0 ? scratch.pointer : nil, threads: threads))
+                } catch {
+                    preconditionFailure("Session: validated graph failed to plan \(node.op.name): \(error)")
+                }
+            }
+        }
         self.steps = steps
+        plannedSteps = planned
+        pool = WorkerPool(threadCount: kernels == .optimized ? threads : 1)
         inputViews = graph.inputs.map(view)
         outputViews = graph.outputs.map(view)
+        inputPointers = inputViews.map { UnsafeMutableBufferPointer(start: $0.data, count: $0.count) }
+        outputPointers = outputViews.map { UnsafeBufferPointer(start: $0.data, count: $0.count) }
     }
 
     /// Runs on `inputs` (one flat row-major array per graph input, in order); returns one flat
@@ -65,17 +109,25 @@ public final class Session {
     }
 
     /// Runs with inputs already written into `inputBuffers` and results read from `outputBuffers`.
-    /// The hot-path form: no allocation.
+    /// The hot-path form: with `.optimized` kernels it allocates nothing. Inputs are left intact,
+    /// so running again on the same inputs gives the same outputs.
     public func runInPlace() { execute() }
 
-    /// Pointers to the arena memory of each graph input (write before `runInPlace`).
-    public var inputBuffers: [UnsafeMutableBufferPointer<Float>] { inputViews.map { UnsafeMutableBufferPointer(start: $0.data, count: $0.count) } }
-    /// Pointers to the arena memory of each graph output (valid until the next run).
-    public var outputBuffers: [UnsafeBufferPointer<Float>] { outputViews.map { UnsafeBufferPointer(start: $0.data, count: $0.count) } }
+    /// The arena memory of each graph input (write before `runInPlace`). Valid while the session lives.
+    public var inputBuffers: [UnsafeMutableBufferPointer<Float>] { inputPointers }
+    /// The arena memory of each graph output (valid until the next run, while the session lives).
+    public var outputBuffers: [UnsafeBufferPointer<Float>] { outputPointers }
 
     func execute() {
-        for step in steps {
-            Executor.execute(step, kernels: kernels, scratch: scratch.pointer)
+        switch kernels {
+        case .optimized:
+            plannedSteps.withUnsafeBufferPointer { steps in
+                for step in steps { step.execute(pool) }
+            }
+        case .reference:
+            for step in steps {
+                Executor.execute(step, kernels: .reference, scratch: scratch.pointer)
+            }
         }
     }
 }

@@ -1,0 +1,59 @@
+import BlazeEngine
+import BlazeModels
+
+/// Command line of `bench`:
+///
+///     bench [--json] [--threads N] [--model STEM]… [--runs N] [--no-alloc-count]
+///     bench --profile [--threads N] [--model STEM]…   (time per op, slowest first)
+///
+/// `--threads N` measures every model at N threads (default: every core); `--model` filters (repeat
+/// it for several); `--runs N` fixes the timed runs per model (default: about 1.5 s worth, 10–500);
+/// `--no-alloc-count` skips the allocation count (`allocs_per_inference` is then null).
+/// `--alloc-probe STEM` is internal: the child process that counts heap allocations (see
+/// `AllocationProbe`).
+struct BenchOptions {
+    var json = false
+    var threads = Session.defaultThreadCount
+    var models: [BundledModel] = []
+    var runs = 0
+    var warmup = 5
+    var allocProbe: BundledModel?
+    var profile = false
+    var countAllocations = true
+
+    static let usage = "usage: bench [--json] [--threads N] [--model STEM]… [--runs N] [--no-alloc-count] | bench --profile [--threads N] [--model STEM]…"
+
+    init(_ args: [String]) throws {
+        var i = 0
+        func next() throws -> String {
+            i += 1
+            guard i < args.count else { throw BlazeError(.invalidInput, "\(args[i - 1]) needs a value; \(Self.usage)") }
+            return args[i]
+        }
+        func positive(_ name: String) throws -> Int {
+            guard let n = Int(try next()), n >= 1 else { throw BlazeError(.invalidInput, "\(name) expects a positive integer") }
+            return n
+        }
+        func model(_ stem: String) throws -> BundledModel {
+            guard let m = BundledModel(rawValue: stem) else {
+                throw BlazeError(.invalidInput, "unknown model \(stem); one of \(BundledModel.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            return m
+        }
+        while i < args.count {
+            switch args[i] {
+            case "--json": json = true
+            case "--model": models.append(try model(try next()))
+            case "--threads": threads = try positive("--threads")
+            case "--runs": runs = try positive("--runs")
+            case "--alloc-probe": allocProbe = try model(try next())
+            case "--profile": profile = true
+            case "--no-alloc-count": countAllocations = false
+            case "-h", "--help": throw BlazeError(.invalidInput, Self.usage)
+            default: throw BlazeError(.invalidInput, "unknown option \(args[i]); \(Self.usage)")
+            }
+            i += 1
+        }
+        if models.isEmpty { models = BundledModel.allCases }
+    }
+}

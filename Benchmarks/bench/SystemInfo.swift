@@ -1,0 +1,22 @@
+import Foundation
+
+enum SystemInfo {
+    /// `model name` of /proc/cpuinfo.
+    static var cpuName: String {
+        guard let info = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8) else { return "unknown" }
+        for line in info.split(separator: "\n") where line.hasPrefix("model name") {
+            return line.split(separator: ":", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespaces) } ?? "unknown"
+        }
+        return "unknown"
+    }
+
+    /// Peak resident set size of this process (VmHWM), in MB.
+    static var peakRSSMegabytes: Double {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
+        for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+            let kb = Double(line.split(separator: " ").dropFirst().first ?? "0") ?? 0
+            return kb / 1024
+        }
+        return 0
+    }
+}

@@ -1,0 +1,199 @@
+#!/usr/bin/env python3
+"""BlazeKit `bench` side by side with LiteRT (TFLite + XNNPACK) on the same CPU, interleaved.
+
+For every bundled model, thread count and round, this script times LiteRT's `Interpreter.invoke()`
+on the original `.tflite` file (Models/sources; face_landmarks_detector and face_blendshapes are
+extracted from face_landmarker.task), then runs `bench --json --model STEM --threads N` of each
+BlazeKit build right after it, so both see the same machine load. Each side's figure is the best
+per-round median (noise on a shared machine only ever adds time). It prints a markdown table of
+medians and BlazeKit/LiteRT ratios (< 1 means BlazeKit is faster).
+
+Builds: baseline = `.build/release/bench` (`swift build -c release`), tuned =
+`.build/tuned/release/bench` (the tuned command of CONTRACTS §5). Missing ones are built first
+unless --no-build is given.
+
+Needs: `pip install ai-edge-litert numpy`.
+
+    python3 Benchmarks/litert_side_by_side.py [--threads 1 2] [--builds baseline tuned]
+        [--rounds 3] [--runs 60] [--model STEM ...] [--no-build] [--quiet PCT]
+"""
+import argparse
+import datetime
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import zipfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SOURCES = os.path.join(ROOT, "Models", "sources")
+MODELS = [
+    "face_detection_short_range", "face_detection_full_range_sparse", "palm_detection_full",
+    "palm_detection_lite", "hand_landmark_full", "hand_landmark_lite", "face_landmarks_detector",
+    "face_blendshapes",
+]
+FROM_TASK = {"face_landmarks_detector", "face_blendshapes"}
+BUILDS = {
+    "baseline": (os.path.join(ROOT, ".build", "release", "bench"),
+                 ["swift", "build", "-c", "release", "--product", "bench"]),
+    "tuned": (os.path.join(ROOT, ".build", "tuned", "release", "bench"),
+              ["swift", "build", "-c", "release", "--scratch-path", ".build/tuned", "-Xswiftc", "-target-cpu",
+               "-Xswiftc", "native", "-Xswiftc", "-DBLAZE_TUNED", "--product", "bench"]),
+}
+
+
+def log(msg):
+    print(msg, file=sys.stderr, flush=True)
+
+
+def tflite_path(stem, workdir):
+    if stem not in FROM_TASK:
+        return os.path.join(SOURCES, stem + ".tflite")
+    out = os.path.join(workdir, stem + ".tflite")
+    if not os.path.exists(out):
+        # zipfile finds entries through the end-of-central-directory record, so the 2 bytes before
+        # the first local header of the .task bundle do no harm.
+        with zipfile.ZipFile(os.path.join(SOURCES, "face_landmarker.task")) as z:
+            with open(out, "wb") as f:
+                f.write(z.read(stem + ".tflite"))
+    return out
+
+
+class LiteRTModel:
+    def __init__(self, path, threads):
+        import numpy as np
+        from ai_edge_litert.interpreter import Interpreter
+        self.interpreter = Interpreter(model_path=path, num_threads=threads)  # XNNPACK by default
+        self.interpreter.allocate_tensors()
+        rng = np.random.default_rng(0)
+        for d in self.interpreter.get_input_details():
+            self.interpreter.set_tensor(d["index"], rng.random(d["shape"], dtype=np.float32))
+        for _ in range(5):
+            self.interpreter.invoke()
+
+    def median_ms(self, runs):
+        samples = []
+        for _ in range(runs):
+            t = time.perf_counter_ns()
+            self.interpreter.invoke()
+            samples.append((time.perf_counter_ns() - t) / 1e6)
+        return statistics.median(samples)
+
+
+def bench_json(binary, stem, threads, runs):
+    r = subprocess.run([binary, "--json", "--no-alloc-count", "--model", stem, "--threads", str(threads), "--runs", str(runs)],
+                       capture_output=True, text=True, check=True)
+    return json.loads(r.stdout)
+
+
+def cpu_pressure():
+    """avg10 of /proc/pressure/cpu "some" (share of time runnable tasks waited for a CPU), or None."""
+    try:
+        with open("/proc/pressure/cpu") as f:
+            return float(f.readline().split()[1].split("=")[1])
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def wait_for_quiet(threshold, limit_s):
+    """On a shared machine, wait until other load has calmed down (best effort, at most limit_s)."""
+    start = time.time()
+    while time.time() - start < limit_s:
+        p = cpu_pressure()
+        if p is None or p < threshold:
+            return
+        time.sleep(2)
+    log(f"CPU still busy (pressure {cpu_pressure()}) after {limit_s:.0f} s; measuring anyway")
+
+
+def cpu_name():
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--threads", type=int, nargs="+", default=[1, 2])
+    ap.add_argument("--builds", nargs="+", choices=list(BUILDS), default=["baseline", "tuned"])
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--runs", type=int, default=60, help="timed runs per side, model, thread count and round")
+    ap.add_argument("--model", nargs="+", choices=MODELS, default=MODELS)
+    ap.add_argument("--no-build", action="store_true")
+    ap.add_argument("--quiet", type=float, default=None, metavar="PCT",
+                    help="before each model and thread count, wait (up to 10 min) until /proc/pressure/cpu avg10 < PCT")
+    args = ap.parse_args()
+
+    try:
+        import ai_edge_litert
+        litert_version = getattr(ai_edge_litert, "__version__", None)
+    except ImportError:
+        sys.exit("ai_edge_litert is missing: pip install ai-edge-litert numpy")
+    if litert_version is None:
+        try:
+            from importlib.metadata import version
+            litert_version = version("ai-edge-litert")
+        except Exception:
+            litert_version = "?"
+
+    for build in args.builds:
+        binary, command = BUILDS[build]
+        if not os.path.exists(binary):
+            if args.no_build:
+                sys.exit(f"{binary} is missing (build it with: {' '.join(command)})")
+            log(f"building {build}: {' '.join(command)}")
+            subprocess.run(command, cwd=ROOT, check=True, stdout=sys.stderr)
+
+    litert = {}   # (stem, threads) -> [round medians]
+    ours = {}     # (build, stem, threads) -> [round medians]
+    info = {}     # build -> build object of bench --json
+    with tempfile.TemporaryDirectory() as workdir:
+        for rnd in range(args.rounds):
+            for stem in args.model:
+                path = tflite_path(stem, workdir)
+                for threads in args.threads:
+                    if args.quiet is not None:
+                        wait_for_quiet(args.quiet, 600)
+                    log(f"round {rnd + 1}/{args.rounds}: {stem} at {threads} thread(s)")
+                    lite = LiteRTModel(path, threads)
+                    litert.setdefault((stem, threads), []).append(lite.median_ms(args.runs))
+                    del lite
+                    for build in args.builds:
+                        j = bench_json(BUILDS[build][0], stem, threads, args.runs)
+                        info[build] = j["build"]
+                        ours.setdefault((build, stem, threads), []).append(j["models"][stem]["median_ms"])
+
+    date = datetime.date.today().isoformat()
+    cores = os.cpu_count()
+    cores_note = ", ".join(f"{b}: OpenBLAS {info[b]['openblas_core']}" for b in args.builds)
+    print(f"Measured {date} on {cpu_name()} ({cores} cores, {platform.system()} {platform.machine()}), "
+          f"LiteRT {litert_version} (XNNPACK), {cores_note}. Best of {args.rounds} interleaved rounds of "
+          f"{args.runs} runs, median per round; ratio = BlazeKit / LiteRT (< 1: BlazeKit faster).\n")
+    header = "| model | threads | LiteRT ms |"
+    rule = "|---|---:|---:|"
+    for build in args.builds:
+        header += f" {build} ms | {build} / LiteRT |"
+        rule += "---:|---:|"
+    print(header)
+    print(rule)
+    for stem in args.model:
+        for threads in args.threads:
+            ref = min(litert[(stem, threads)])
+            row = f"| {stem} | {threads} | {ref:.3f} |"
+            for build in args.builds:
+                ms = min(ours[(build, stem, threads)])
+                row += f" {ms:.3f} | {ms / ref:.2f} |"
+            print(row)
+
+
+if __name__ == "__main__":
+    main()

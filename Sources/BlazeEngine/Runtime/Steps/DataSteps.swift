@@ -1,0 +1,314 @@
+/// Data-movement and reduction ops bound to their memory: PAD, CONCATENATION, DEPTH_TO_SPACE,
+/// TRANSPOSE / STRIDED_SLICE (one strided copy), RESIZE_BILINEAR, MEAN / SUM / REDUCE_MAX and the
+/// RESHAPE copy. All geometry is resolved at plan time; element for element the arithmetic of
+/// `ReferenceKernels`.
+
+/// PAD of any rank, one pass over the output by rows (innermost dim): rows outside the input are
+/// filled, rows inside get `before` fill values, the input row, `after` fill values.
+final class PadStep: ParallelJob {
+    let x: UnsafePointer<Float>, y: UnsafeMutablePointer<Float>
+    let value: Float
+    /// Output dims except the last; `rowCount` their product.
+    let outer: [Int]
+    let before: [Int]
+    let inShape: [Int]
+    let inStrides: [Int]
+    let inner: Int, innerBefore: Int, innerCount: Int
+    let rowCount: Int, parts: Int
+
+    init(_ p: PadParams, input: TensorView, output: MutableTensorView, threads: Int) {
+        x = input.data; y = output.data
+        value = p.value
+        var outShape = output.shape, inShape = input.shape, pads = p.paddings
+        if outShape.isEmpty { outShape = [1]; inShape = [1]; pads = [[0, 0]] }
+        let rank = outShape.count
+        outer = Array(outShape[..<(rank - 1)])
+        before = pads.map { $0[0] }
+        self.inShape = inShape
+        inStrides = ShapeMath.strides(inShape)
+        inner = outShape[rank - 1]
+        innerBefore = pads[rank - 1][0]
+        innerCount = inShape[rank - 1]
+        rowCount = outer.reduce(1, *)
+        parts = Parallelism.tasks(units: rowCount, work: rowCount * inner, minWork: Parallelism.minElementwiseWork, threads: threads)
+    }
+
+    func execute(_ pool: WorkerPool) { pool.run(self, taskCount: parts) }
+
+    func runTask(_ index: Int) { run(rows: WorkerPool.part(index, of: parts, count: rowCount)) }
+
+    func run(rows: Range<Int>) {
+        if rows.isEmpty { return }
+        let rank = outer.count
+        outer.withUnsafeBufferPointer { outer in
+            before.withUnsafeBufferPointer { before in
+                inShape.withUnsafeBufferPointer { inShape in
+                    inStrides.withUnsafeBufferPointer { inStrides in
+                        withUnsafeTemporaryAllocation(of: Int.self, capacity: max(rank, 1)) { index in
+                            var rem = rows.lowerBound
+                            var d = rank - 1
+                            while d >= 0 { index[d] = rem % outer[d]; rem /= outer[d]; d -= 1 }
+                            for r in rows {
+                                let row = y + r &* inner
+                                var source = 0, inside = true
+                                for k in 0..<rank {
+                                    let i = index[k] &- before[k]
+                                    if i < 0 || i >= inShape[k] { inside = false; break }
+                                    source &+= i &* inStrides[k]
+                                }
+                                if inside {
+                                    row.update(repeating: value, count: innerBefore)
+                                    (row + innerBefore).update(from: x + source, count: innerCount)
+                                    (row + innerBefore + innerCount).update(repeating: value, count: inner - innerBefore - innerCount)
+                                } else {
+                                    row.update(repeating: value, count: inner)
+                                }
+                                var k = rank - 1
+                                while k >= 0 {
+                                    index[k] &+= 1
+                                    if index[k] < outer[k] { break }
+                                    index[k] = 0
+                                    k -= 1
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// CONCATENATION: per input, `outer` chunks copied to their column of the output; then the fused
+/// activation.
+struct ConcatenationStep {
+    struct Piece { let data: UnsafePointer<Float>; let chunk: Int; let column: Int }
+    let pieces: [Piece]
+    let outer: Int, rowLength: Int
+    let y: UnsafeMutablePointer<Float>
+    let count: Int
+    let activation: Activation
+
+    init(_ p: ConcatenationParams, inputs: [TensorView], output: MutableTensorView) throws {
+        let outShape = output.shape
+        let axis = try p.resolvedAxis(rank: outShape.count)
+        var outer = 1, inner = 1
+        for d in 0..<axis { outer *= outShape[d] }
+        for d in (axis + 1)..<outShape.count { inner *= outShape[d] }
+        var column = 0
+        var pieces: [Piece] = []
+        for t in inputs {
+            let chunk = t.shape[axis] * inner
+            pieces.append(Piece(data: t.data, chunk: chunk, column: column))
+            column += chunk
+        }
+        self.pieces = pieces
+        self.outer = outer
+        rowLength = outShape[axis] * inner
+        y = output.data
+        count = output.count
+        activation = p.activation
+    }
+
+    func run() {
+        for piece in pieces {
+            for o in 0..<outer {
+                (y + (o &* rowLength &+ piece.column)).update(from: piece.data + o &* piece.chunk, count: piece.chunk)
+            }
+        }
+        Elementwise.activation(y, count: count, activation)
+    }
+}
+
+/// DEPTH_TO_SPACE (DCR), split by input rows.
+final class DepthToSpaceStep: ParallelJob {
+    let x: UnsafePointer<Float>, y: UnsafeMutablePointer<Float>
+    let block: Int, N: Int, H: Int, W: Int, C: Int
+    let parts: Int
+
+    init(_ p: DepthToSpaceParams, input: TensorView, output: MutableTensorView, threads: Int) {
+        x = input.data; y = output.data
+        block = p.blockSize
+        N = input.shape[0]; H = input.shape[1]; W = input.shape[2]; C = input.shape[3]
+        parts = Parallelism.tasks(units: N * H, work: input.count, minWork: Parallelism.minElementwiseWork, threads: threads)
+    }
+
+    func execute(_ pool: WorkerPool) { pool.run(self, taskCount: parts) }
+
+    func runTask(_ index: Int) { run(rows: WorkerPool.part(index, of: parts, count: N * H)) }
+
+    func run(rows: Range<Int>) {
+        let B = block, OC = C / (B * B), OW = W * B, OH = H * B
+        for r in rows {
+            let n = r / H, h = r % H
+            for w in 0..<W {
+                let src = x + ((n &* H &+ h) &* W &+ w) &* C
+                for by in 0..<B {
+                    for bx in 0..<B {
+                        let dst = y + ((n &* OH &+ h &* B &+ by) &* OW &+ w &* B &+ bx) &* OC
+                        dst.update(from: src + (by &* B &+ bx) &* OC, count: OC)
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// TRANSPOSE and STRIDED_SLICE: `y[i] = x[base + offset(i)]` over the output's index space.
+final class StridedCopyStep: ParallelJob {
+    let x: UnsafePointer<Float>, y: UnsafeMutablePointer<Float>
+    let space: IndexSpace
+    let base: Int
+    let parts: Int
+
+    convenience init(transpose p: TransposeParams, input: TensorView, output: MutableTensorView, threads: Int) {
+        let inStrides = ShapeMath.strides(input.shape)
+        self.init(x: input.data, y: output.data,
+                  space: IndexSpace(counts: output.shape, p.perm.map { inStrides[$0] }, ShapeMath.strides(output.shape)),
+                  base: 0, threads: threads)
+    }
+
+    convenience init(slice p: StridedSliceParams, input: TensorView, output: MutableTensorView, threads: Int) throws {
+        let r = try p.resolve(input.shape)
+        let inStrides = ShapeMath.strides(input.shape)
+        var base = 0
+        var step = [Int](repeating: 0, count: inStrides.count)
+        for d in 0..<inStrides.count {
+            base += r.start[d] * inStrides[d]
+            step[d] = r.stride[d] * inStrides[d]
+        }
+        self.init(x: input.data, y: output.data, space: IndexSpace(counts: r.count, step, ShapeMath.strides(r.count)),
+                  base: base, threads: threads)
+    }
+
+    private init(x: UnsafePointer<Float>, y: UnsafeMutablePointer<Float>, space: IndexSpace, base: Int, threads: Int) {
+        self.x = x; self.y = y; self.space = space; self.base = base
+        parts = Parallelism.tasks(units: space.count / 16, work: space.count, minWork: Parallelism.minElementwiseWork, threads: threads)
+    }
+
+    func execute(_ pool: WorkerPool) { pool.run(self, taskCount: parts) }
+
+    func runTask(_ index: Int) { run(Elementwise.chunk(index, of: parts, count: space.count)) }
+
+    func run(_ elements: Range<Int>) {
+        let si = space.inner0, so = space.inner1
+        space.forEachSegment(elements, base0: base) { oi, oo, _, n in
+            if si == 1 && so == 1 {
+                (y + oo).update(from: x + oi, count: n)
+            } else {
+                var i = oi, o = oo
+                for _ in 0..<n { y[o] = x[i]; i &+= si; o &+= so }
+            }
+        }
+    }
+}
+
+/// RESIZE_BILINEAR with the horizontal taps computed at plan time, split by output rows.
+final class ResizeBilinearStep: ParallelJob {
+    let x: UnsafePointer<Float>, y: UnsafeMutablePointer<Float>
+    let N: Int, H: Int, W: Int, C: Int, OH: Int, OW: Int
+    let heightScale: Float
+    let halfPixel: Bool
+    let xs: [(lo: Int, hi: Int, s: Float)]
+    let parts: Int
+
+    init(_ p: ResizeBilinearParams, input: TensorView, output: MutableTensorView, threads: Int) {
+        x = input.data; y = output.data
+        let width = input.shape[2], outWidth = p.width
+        N = input.shape[0]; H = input.shape[1]; W = width; C = input.shape[3]
+        OH = p.height; OW = outWidth
+        halfPixel = p.halfPixelCenters
+        heightScale = ReferenceKernels.resizeScale(input: input.shape[1], output: p.height, alignCorners: p.alignCorners)
+        let ws = ReferenceKernels.resizeScale(input: width, output: outWidth, alignCorners: p.alignCorners)
+        xs = (0..<outWidth).map { ReferenceKernels.resizeSource($0, scale: ws, halfPixel: p.halfPixelCenters, size: width) }
+        parts = Parallelism.tasks(units: N * OH, work: output.count * 4, minWork: Parallelism.minElementwiseWork, threads: threads)
+    }
+
+    func execute(_ pool: WorkerPool) { pool.run(self, taskCount: parts) }
+
+    func runTask(_ index: Int) { run(rows: WorkerPool.part(index, of: parts, count: N * OH)) }
+
+    func run(rows: Range<Int>) {
+        xs.withUnsafeBufferPointer { xs in
+            for r in rows {
+                let n = r / OH, oy = r % OH
+                let image = x + n &* H &* W &* C
+                let (y0, y1, inY) = ReferenceKernels.resizeSource(oy, scale: heightScale, halfPixel: halfPixel, size: H)
+                let dy = inY - Float(y0)
+                var out = r &* OW &* C
+                for ox in 0..<OW {
+                    let (x0, x1, inX) = xs[ox]
+                    let dx = inX - Float(x0)
+                    let p00 = image + (y0 &* W &+ x0) &* C, p10 = image + (y1 &* W &+ x0) &* C
+                    let p01 = image + (y0 &* W &+ x1) &* C, p11 = image + (y1 &* W &+ x1) &* C
+                    for c in 0..<C {
+                        let a = p00[c] * (1 - dy) * (1 - dx)
+                        let b = p10[c] * dy * (1 - dx)
+                        let d = p01[c] * (1 - dy) * dx
+                        let e = p11[c] * dy * dx
+                        y[out &+ c] = a + b + d + e
+                    }
+                    out &+= C
+                }
+            }
+        }
+    }
+}
+
+/// MEAN / SUM / REDUCE_MAX: the input visited in row-major order, accumulating into the output
+/// (the reference's order, so the same rounding). One thread: the parts would share outputs.
+struct ReduceStep {
+    let kind: ReduceKind
+    let x: UnsafePointer<Float>, y: UnsafeMutablePointer<Float>
+    let space: IndexSpace
+    let outCount: Int
+    let reducedCount: Int
+
+    init(_ p: ReduceParams, input: TensorView, output: MutableTensorView) throws {
+        kind = p.kind
+        x = input.data; y = output.data
+        let rank = input.shape.count
+        let axes = try p.resolvedAxes(rank: rank)
+        var reduced = [Bool](repeating: false, count: rank)
+        for a in axes { reduced[a] = true }
+        var keptShape: [Int] = []
+        var reducedCount = 1
+        for d in 0..<rank {
+            if reduced[d] { reducedCount *= input.shape[d] } else { keptShape.append(input.shape[d]) }
+        }
+        let keptStrides = ShapeMath.strides(keptShape)
+        var outStrides = [Int](repeating: 0, count: rank)
+        var k = 0
+        for d in 0..<rank where !reduced[d] { outStrides[d] = keptStrides[k]; k += 1 }
+        space = IndexSpace(counts: input.shape, ShapeMath.strides(input.shape), outStrides)
+        outCount = output.count
+        self.reducedCount = reducedCount
+    }
+
+    func run() {
+        let isMax = kind == .max
+        y.update(repeating: isMax ? -Float.greatestFiniteMagnitude : 0, count: outCount)
+        let si = space.inner0, so = space.inner1
+        if isMax {
+            space.forEachSegment(0..<space.count) { oi, oo, _, n in
+                var i = oi, o = oo
+                for _ in 0..<n { let v = x[i]; if y[o] < v { y[o] = v }; i &+= si; o &+= so }
+            }
+        } else {
+            space.forEachSegment(0..<space.count) { oi, oo, _, n in
+                if so == 0 {
+                    var acc = y[oo], i = oi
+                    for _ in 0..<n { acc += x[i]; i &+= si }
+                    y[oo] = acc
+                } else {
+                    var i = oi, o = oo
+                    for _ in 0..<n { y[o] += x[i]; i &+= si; o &+= so }
+                }
+            }
+        }
+        if kind == .mean && reducedCount > 0 {
+            let divisor = Float(reducedCount)
+            for i in 0..<outCount { y[i] = y[i] / divisor }
+        }
+    }
+}

@@ -1,0 +1,195 @@
+import COpenBLAS
+
+/// CONV_2D (im2col + sgemm) and FULLY_CONNECTED (sgemm/sgemv) bound to their memory, with the
+/// work cut by `GemmSplit` into calls that are the same for every thread count.
+///
+/// Convolution is `y[pixels, O] = im2col[pixels, K] × filter[O, K]ᵀ`, `K = KH·KW·C` (the OHWI filter
+/// is a row-major `[O, K]` matrix); 1×1 stride-1 unpadded convolutions multiply the input directly.
+/// Row pieces build their own im2col rows and run on one thread each; column pieces need every
+/// im2col row, so the im2col pass runs first (split by rows), then the column pieces.
+final class GemmStep: ParallelJob {
+    enum Shape {
+        /// `A` is the input itself (`[m, k]` rows).
+        case pointwise
+        /// `A` is built by im2col into `scratch` (`[m, k]`).
+        case im2col(ConvGeometry)
+        /// `m == 1` FULLY_CONNECTED: `y[n] = W[n, k] · x[k]` through sgemv.
+        case vector
+    }
+
+    let shape: Shape
+    let m: Int, n: Int, k: Int
+    /// The conv input image(s) `[N,H,W,C]` for `.im2col`; otherwise the matrix `A` itself.
+    let input: UnsafePointer<Float>
+    let a: UnsafePointer<Float>
+    let b: UnsafePointer<Float>
+    let bias: UnsafePointer<Float>?
+    let activation: Activation
+    let y: UnsafeMutablePointer<Float>
+    let scratch: UnsafeMutablePointer<Float>?
+    let split: GemmSplit
+    /// The im2col pass that precedes column pieces (nil otherwise).
+    let im2colPass: Im2colPass?
+
+    /// Floats of im2col scratch the CONV_2D needs (0 when pointwise).
+    static func scratchCount(_ g: ConvGeometry) -> Int {
+        isPointwise(g) ? 0 : g.batch * g.outH * g.outW * g.kernelH * g.kernelW * g.inC
+    }
+
+    static func isPointwise(_ g: ConvGeometry) -> Bool {
+        g.kernelH == 1 && g.kernelW == 1 && g.strideH == 1 && g.strideW == 1 && g.padTop == 0 && g.padLeft == 0
+            && g.outH == g.inH && g.outW == g.inW
+    }
+
+    init(conv g: ConvGeometry, activation: Activation, input: UnsafePointer<Float>, filter: UnsafePointer<Float>,
+         bias: UnsafePointer<Float>?, output: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>?, threads: Int) {
+        let pointwise = Self.isPointwise(g)
+        shape = pointwise ? .pointwise : .im2col(g)
+        m = g.batch * g.outH * g.outW
+        n = g.outC
+        k = g.kernelH * g.kernelW * g.inC
+        self.input = input
+        a = pointwise ? input : UnsafePointer(scratch!)
+        b = filter
+        self.bias = bias
+        self.activation = activation
+        y = output
+        self.scratch = pointwise ? nil : scratch
+        split = GemmSplit(m: m, n: n, k: k)
+        if !pointwise && split.alongColumns {
+            im2colPass = Im2colPass(g, input: input, columns: scratch!,
+                                    parts: Parallelism.tasks(units: m, work: m * k, minWork: Parallelism.minElementwiseWork, threads: threads))
+        } else {
+            im2colPass = nil
+        }
+    }
+
+    init(fullyConnected activation: Activation, input: UnsafePointer<Float>, inputCount: Int, weights: UnsafePointer<Float>,
+         weightsShape: [Int], bias: UnsafePointer<Float>?, output: UnsafeMutablePointer<Float>) {
+        n = weightsShape[0]
+        k = weightsShape[1]
+        m = inputCount / k
+        shape = m == 1 ? .vector : .pointwise
+        self.input = input
+        a = input
+        b = weights
+        self.bias = bias
+        self.activation = activation
+        y = output
+        scratch = nil
+        split = GemmSplit(m: m, n: n, k: k)
+        im2colPass = nil
+    }
+
+    func execute(_ pool: WorkerPool) {
+        if let pass = im2colPass { pool.run(pass, taskCount: pass.parts) }
+        pool.run(self, taskCount: split.pieces)
+    }
+
+    /// Builds all im2col rows, split by rows (a pure copy: any split gives the same bytes).
+    final class Im2colPass: ParallelJob {
+        let g: ConvGeometry
+        let input: UnsafePointer<Float>
+        let columns: UnsafeMutablePointer<Float>
+        let parts: Int
+        init(_ g: ConvGeometry, input: UnsafePointer<Float>, columns: UnsafeMutablePointer<Float>, parts: Int) {
+            self.g = g; self.input = input; self.columns = columns; self.parts = parts
+        }
+        func runTask(_ index: Int) {
+            GemmStep.im2col(g, input: input, rows: WorkerPool.part(index, of: parts, count: g.batch * g.outH * g.outW), columns: columns)
+        }
+    }
+
+    /// Piece `piece`: one sgemm/sgemv call and its epilogue.
+    func runTask(_ piece: Int) {
+        let r = split.range(piece)
+        if r.isEmpty { return }
+        if split.alongColumns {
+            let cols = r.count
+            let bp = b + r.lowerBound * k, yp = y + r.lowerBound
+            if case .vector = shape {
+                cblas_sgemv(CblasRowMajor, CblasNoTrans, blasInt(cols), blasInt(k), 1, bp, blasInt(k), a, 1, 0, yp, 1)
+            } else {
+                cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, blasInt(m), blasInt(cols), blasInt(k),
+                            1, a, blasInt(k), bp, blasInt(k), 0, yp, blasInt(n))
+            }
+            Self.epilogue(yp, rows: m, columns: cols, rowStride: n, bias: bias.map { $0 + r.lowerBound }, activation: activation)
+        } else {
+            let rows = r.count
+            if case .im2col(let g) = shape { Self.im2col(g, input: input, rows: r, columns: scratch!) }
+            let ap = a + r.lowerBound * k
+            let yp = y + r.lowerBound * n
+            if case .vector = shape {
+                cblas_sgemv(CblasRowMajor, CblasNoTrans, blasInt(n), blasInt(k), 1, b, blasInt(k), ap, 1, 0, yp, 1)
+            } else {
+                cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, blasInt(rows), blasInt(n), blasInt(k),
+                            1, ap, blasInt(k), b, blasInt(k), 0, yp, blasInt(n))
+            }
+            Self.epilogue(yp, rows: rows, columns: n, rowStride: n, bias: bias, activation: activation)
+        }
+    }
+
+    @inline(__always)
+    private func blasInt(_ v: Int) -> Int32 { Int32(truncatingIfNeeded: v) }
+
+    /// im2col rows `rows` (output pixels, batch-major) into `columns` at row `rows.lowerBound`:
+    /// each row is the receptive field in (ky, kx, c) order, zeros at padding taps.
+    static func im2col(_ g: ConvGeometry, input: UnsafePointer<Float>, rows: Range<Int>, columns: UnsafeMutablePointer<Float>) {
+        let H = g.inH, W = g.inW, C = g.inC, KH = g.kernelH, KW = g.kernelW
+        let K = KH &* KW &* C
+        let pixels = g.outH &* g.outW
+        var dst = columns + rows.lowerBound &* K
+        for r in rows {
+            let image = r / pixels, p = r % pixels
+            let oy = p / g.outW, ox = p % g.outW
+            let base = input + image &* H &* W &* C
+            let iy0 = oy &* g.strideH &- g.padTop, ix0 = ox &* g.strideW &- g.padLeft
+            for ky in 0..<KH {
+                let iy = iy0 &+ ky &* g.dilationH
+                if iy < 0 || iy >= H {
+                    dst.update(repeating: 0, count: KW &* C)
+                    dst += KW &* C
+                    continue
+                }
+                let row = base + iy &* W &* C
+                for kx in 0..<KW {
+                    let ix = ix0 &+ kx &* g.dilationW
+                    if ix < 0 || ix >= W {
+                        dst.update(repeating: 0, count: C)
+                    } else {
+                        dst.update(from: row + ix &* C, count: C)
+                    }
+                    dst += C
+                }
+            }
+        }
+    }
+
+    /// `y[r, o] = activation(y[r, o] + bias[o])` over a `rows × columns` block with row stride
+    /// `rowStride` (same arithmetic as `GemmKernels.epilogue`).
+    static func epilogue(_ y: UnsafeMutablePointer<Float>, rows: Int, columns: Int, rowStride: Int,
+                         bias: UnsafePointer<Float>?, activation: Activation) {
+        switch activation {
+        case .none: apply(y, rows, columns, rowStride, bias) { $0 }
+        case .relu: apply(y, rows, columns, rowStride, bias) { $0 < 0 ? 0 : $0 }
+        case .relu6: apply(y, rows, columns, rowStride, bias) { $0 < 0 ? 0 : ($0 > 6 ? 6 : $0) }
+        case .reluMinus1To1: apply(y, rows, columns, rowStride, bias) { $0 < -1 ? -1 : ($0 > 1 ? 1 : $0) }
+        }
+    }
+
+    @inline(__always)
+    private static func apply(_ y: UnsafeMutablePointer<Float>, _ rows: Int, _ columns: Int, _ rowStride: Int,
+                              _ bias: UnsafePointer<Float>?, _ f: (Float) -> Float) {
+        if let b = bias {
+            for r in 0..<rows {
+                let row = y + r &* rowStride
+                for o in 0..<columns { row[o] = f(row[o] + b[o]) }
+            }
+        } else {
+            for r in 0..<rows {
+                let row = y + r &* rowStride
+                for o in 0..<columns { row[o] = f(row[o]) }
+            }
+        }
+    }
+}

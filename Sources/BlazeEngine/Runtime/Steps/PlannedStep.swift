@@ -1,0 +1,94 @@
+/// One node of the graph prepared for the optimised kernel set: pointers bound to the arena and the
+/// weights, geometry resolved, the work split decided. Built once per session; `execute` then
+/// allocates nothing.
+///
+/// Where a faster kernel lands (Kernels/SIMD), its case here is the one place to call it from.
+enum PlannedStep {
+    /// Nothing to do (a RESHAPE whose output shares its input's memory).
+    case none
+    /// A plain copy of `count` floats (a RESHAPE that could not alias, e.g. of a constant).
+    case copy(from: UnsafePointer<Float>, to: UnsafeMutablePointer<Float>, count: Int)
+    case gemm(GemmStep)
+    case depthwise(DepthwiseStep)
+    case pool(PoolStep)
+    case binary(BinaryStep)
+    case unary(UnaryStep)
+    case pad(PadStep)
+    case concatenation(ConcatenationStep)
+    case depthToSpace(DepthToSpaceStep)
+    case stridedCopy(StridedCopyStep)
+    case resizeBilinear(ResizeBilinearStep)
+    case reduce(ReduceStep)
+
+    /// Runs the step; parallel parts go to `pool` (which runs them inline with one thread).
+    func execute(_ pool: WorkerPool) {
+        switch self {
+        case .none: return
+        case .copy(let from, let to, let count): to.update(from: from, count: count)
+        case .gemm(let s): s.execute(pool)
+        case .depthwise(let s): s.execute(pool)
+        case .pool(let s): s.execute(pool)
+        case .binary(let s): s.execute(pool)
+        case .unary(let s): s.execute(pool)
+        case .pad(let s): s.execute(pool)
+        case .concatenation(let s): s.run()
+        case .depthToSpace(let s): s.execute(pool)
+        case .stridedCopy(let s): s.execute(pool)
+        case .resizeBilinear(let s): s.execute(pool)
+        case .reduce(let s): s.run()
+        }
+    }
+
+    /// Prepares `op` on bound views. Shapes were validated with the graph, so errors here are
+    /// programmer errors. `scratch` is the session's im2col buffer (see `scratchCount`).
+    static func make(_ op: Op, inputs x: [TensorView], output out: MutableTensorView,
+                     scratch: UnsafeMutablePointer<Float>?, threads: Int) throws -> PlannedStep {
+        switch op {
+        case .conv2D(let p):
+            let g = try p.geometry(input: x[0].shape, filter: x[1].shape)
+            return .gemm(GemmStep(conv: g, activation: p.activation, input: x[0].data, filter: x[1].data,
+                                  bias: x.count > 2 ? x[2].data : nil, output: out.data, scratch: scratch, threads: threads))
+        case .fullyConnected(let p):
+            return .gemm(GemmStep(fullyConnected: p.activation, input: x[0].data, inputCount: x[0].count, weights: x[1].data,
+                                  weightsShape: x[1].shape, bias: x.count > 2 ? x[2].data : nil, output: out.data))
+        case .depthwiseConv2D(let p):
+            let g = try p.geometry(input: x[0].shape, filter: x[1].shape)
+            return .depthwise(DepthwiseStep(p, geometry: g, input: x[0].data, filter: x[1].data,
+                                            bias: x.count > 2 ? x[2].data : nil, output: out.data, threads: threads))
+        case .maxPool2D(let p), .averagePool2D(let p):
+            let average: Bool
+            if case .averagePool2D = op { average = true } else { average = false }
+            return .pool(PoolStep(p, geometry: try p.geometry(input: x[0].shape), average: average, input: x[0].data,
+                                  output: out.data, threads: threads))
+        case .binary(let p):
+            return .binary(BinaryStep(.binary(p.kind), activation: p.activation, a: x[0], b: x[1], output: out, threads: threads))
+        case .prelu:
+            return .binary(BinaryStep(.prelu, activation: .none, a: x[0], b: x[1], output: out, threads: threads))
+        case .unary(let kind):
+            return .unary(UnaryStep(kind, input: x[0].data, output: out.data, count: out.count, threads: threads))
+        case .pad(let p):
+            return .pad(PadStep(p, input: x[0], output: out, threads: threads))
+        case .reshape:
+            if UnsafePointer(out.data) == x[0].data { return .none }
+            return .copy(from: x[0].data, to: out.data, count: out.count)
+        case .concatenation(let p):
+            return .concatenation(try ConcatenationStep(p, inputs: x, output: out))
+        case .resizeBilinear(let p):
+            return .resizeBilinear(ResizeBilinearStep(p, input: x[0], output: out, threads: threads))
+        case .depthToSpace(let p):
+            return .depthToSpace(DepthToSpaceStep(p, input: x[0], output: out, threads: threads))
+        case .reduce(let p):
+            return .reduce(try ReduceStep(p, input: x[0], output: out))
+        case .stridedSlice(let p):
+            return .stridedCopy(try StridedCopyStep(slice: p, input: x[0], output: out, threads: threads))
+        case .transpose(let p):
+            return .stridedCopy(StridedCopyStep(transpose: p, input: x[0], output: out, threads: threads))
+        }
+    }
+
+    /// Floats of im2col scratch `op` needs.
+    static func scratchCount(_ op: Op, inputs: [[Int]]) -> Int {
+        guard case .conv2D(let p) = op, let g = try? p.geometry(input: inputs[0], filter: inputs[1]) else { return 0 }
+        return GemmStep.scratchCount(g)
+    }
+}

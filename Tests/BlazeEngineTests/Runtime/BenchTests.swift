@@ -1,0 +1,131 @@
+import Foundation
+import Testing
+@testable import BlazeEngine
+
+/// `bench` in a child process (it is built by `swift test`, next to the test binary): the JSON of
+/// CONTRACTS §5, zero heap allocations per inference after warm-up (glibc mtrace, counted by
+/// bench's own child process), and OpenBLAS core selection with and without `OPENBLAS_CORETYPE`.
+@Suite(.serialized) struct BenchTests {
+    static var benchURL: URL? {
+        let dir = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+        let url = dir.appendingPathComponent("bench")
+        return FileManager.default.isExecutableFile(atPath: url.path) ? url : nil
+    }
+
+    /// Runs bench with `arguments`; `environment` entries replace (nil: remove) the inherited ones.
+    static func runBench(_ arguments: [String], environment changes: [String: String?] = [:]) throws -> (status: Int32, stdout: Data) {
+        let url = try #require(benchURL, "bench is not built next to the test binary (swift build -c release builds it)")
+        let process = Process()
+        process.executableURL = url
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        for (k, v) in changes { environment[k] = v }
+        process.environment = environment
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, data)
+    }
+
+    static func json(_ data: Data) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+
+    @Test(arguments: [1, 2])
+    func jsonContractAndZeroAllocations(threads: Int) throws {
+        let r = try Self.runBench(["--json", "--runs", "3", "--threads", String(threads)])
+        #expect(r.status == 0)
+        let object = try Self.json(r.stdout)
+        #expect(Set(object.keys) == ["build", "models", "pipelines", "peak_rss_mb"])
+        let build = try #require(object["build"] as? [String: Any])
+        #expect(Set(build.keys) == ["kind", "openblas_core", "cpu"])
+        #if BLAZE_TUNED
+        #expect(build["kind"] as? String == "tuned")
+        #else
+        #expect(build["kind"] as? String == "baseline")
+        #endif
+        #expect(object["pipelines"] is [String: Any])
+        #expect((object["peak_rss_mb"] as? Double ?? 0) > 0)
+        let models = try #require(object["models"] as? [String: [String: Any]])
+        #expect(models.count == 8)
+        for (stem, m) in models {
+            #expect(Set(m.keys) == ["threads", "median_ms", "min_ms", "p90_ms", "runs", "load_ms", "allocs_per_inference"], "\(stem)")
+            #expect(m["threads"] as? Int == threads)
+            #expect(m["runs"] as? Int == 3)
+            let median = m["median_ms"] as? Double ?? -1, minimum = m["min_ms"] as? Double ?? -1, p90 = m["p90_ms"] as? Double ?? -1
+            #expect(minimum > 0 && minimum <= median && median <= p90, "\(stem)")
+            #expect(m["allocs_per_inference"] as? Double == 0, "\(stem): \(m["allocs_per_inference"] ?? "nil") heap allocations per inference")
+        }
+    }
+
+    @Test func modelFilterAndBadArguments() throws {
+        let r = try Self.runBench(["--json", "--runs", "2", "--model", "face_blendshapes", "--threads", "1"])
+        #expect(r.status == 0)
+        let models = try #require(try Self.json(r.stdout)["models"] as? [String: Any])
+        #expect(Array(models.keys) == ["face_blendshapes"])
+        #expect(try Self.runBench(["--model", "no_such_model"]).status == 1)
+        #expect(try Self.runBench(["--threads", "0"]).status == 1)
+        #expect(try Self.runBench(["--frobnicate"]).status == 1)
+    }
+
+    @Test func openBLASCoreRespectsTheUserAndPrefersAVX512() throws {
+        func core(_ env: [String: String?]) throws -> String {
+            let r = try Self.runBench(["--json", "--runs", "1", "--model", "face_blendshapes", "--threads", "1"], environment: env)
+            let build = try #require(try Self.json(r.stdout)["build"] as? [String: Any])
+            return try #require(build["openblas_core"] as? String)
+        }
+        #expect(try core(["OPENBLAS_CORETYPE": "Haswell"]).lowercased() == "haswell")
+        let automatic = try core(["OPENBLAS_CORETYPE": nil])
+        if OpenBLAS.cpuHasAVX512F() {
+            #expect(OpenBLAS.avx512Cores.contains(automatic.lowercased()), "OpenBLAS runs \(automatic) on an AVX-512 CPU")
+        }
+    }
+}
+
+@Suite struct BuildTests {
+    /// The default build (no `-target-cpu`) must not fall into libm's `fmaf`, one call per SIMD lane
+    /// (`addingProduct` without FMA hardware). bench links all of BlazeEngine, so a `fmaf` import
+    /// in its dynamic symbol names would reveal one.
+    @Test func defaultBuildImportsNoFmaf() throws {
+        #if BLAZE_TUNED
+        return
+        #else
+        let url = try #require(BenchTests.benchURL, "bench is not built next to the test binary")
+        let bytes = try Data(contentsOf: url)
+        for name in ["fmaf", "fma"] {
+            #expect(bytes.range(of: Data("\0\(name)\0".utf8)) == nil, "bench imports \(name)")
+        }
+        #endif
+    }
+}
+
+@Suite struct OpenBLASSetupTests {
+    @Test func reselectionDecision() {
+        // The user's choice always wins.
+        #expect(OpenBLAS.reselection(userCoreType: "Prescott", cpuHasAVX512F: true, currentCore: "Prescott") == nil)
+        #expect(OpenBLAS.reselection(userCoreType: "Haswell", cpuHasAVX512F: true, currentCore: "Haswell") == nil)
+        // Older cores on AVX-512 CPUs are replaced; AVX-512 cores are kept.
+        for old in ["Prescott", "Haswell", "Zen", "Sandybridge", "Nehalem", "Core2"] {
+            #expect(OpenBLAS.reselection(userCoreType: nil, cpuHasAVX512F: true, currentCore: old) == "SkylakeX")
+            #expect(OpenBLAS.reselection(userCoreType: "", cpuHasAVX512F: true, currentCore: old) == "SkylakeX")
+        }
+        for modern in ["SkylakeX", "Cooperlake", "SapphireRapids"] {
+            #expect(OpenBLAS.reselection(userCoreType: nil, cpuHasAVX512F: true, currentCore: modern) == nil)
+        }
+        // Without AVX-512F nothing changes.
+        #expect(OpenBLAS.reselection(userCoreType: nil, cpuHasAVX512F: false, currentCore: "Prescott") == nil)
+    }
+
+    @Test func coreInThisProcess() {
+        let core = OpenBLAS.coreName
+        if let user = ProcessInfo.processInfo.environment["OPENBLAS_CORETYPE"], !user.isEmpty {
+            #expect(core.lowercased() == user.lowercased())
+            #expect(!OpenBLAS.didReselectCore)
+        } else if OpenBLAS.cpuHasAVX512F() {
+            #expect(OpenBLAS.avx512Cores.contains(core.lowercased()))
+        }
+    }
+}

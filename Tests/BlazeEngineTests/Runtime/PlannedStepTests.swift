@@ -1,0 +1,215 @@
+import Testing
+@testable import BlazeEngine
+
+/// The optimised plan's kernels (Runtime/Steps) against the reference kernels on seeded random
+/// shapes: bitwise equal for every op but the GEMM-based ones (OpenBLAS sums in its own order:
+/// parity tolerance against the reference, bitwise across thread counts).
+@Suite struct PlannedStepTests {
+    typealias T = KernelTensor
+    typealias Kit = PlannedStepTestKit
+
+    static func pick<E>(_ values: [E], _ rng: inout KernelTestRNG) -> E { values[Int.random(in: 0..<values.count, using: &rng)] }
+
+    @Test func depthwiseMatchesReferenceBitwise() throws {
+        var rng = KernelTestRNG(seed: 7)
+        var checked = 0
+        while checked < 60 {
+            let k = Self.pick([1, 2, 3, 5], &rng), s = Self.pick([1, 2], &rng), d = Self.pick([1, 1, 2], &rng)
+            let m = Self.pick([1, 1, 1, 2], &rng)
+            let n = Int.random(in: 1...2, using: &rng), h = Int.random(in: 1...17, using: &rng), w = Int.random(in: 1...17, using: &rng)
+            let c = Int.random(in: 1...21, using: &rng)
+            let p = DepthwiseConv2DParams(strideH: s, strideW: s, dilationH: d, dilationW: d, depthMultiplier: m,
+                                          padding: Self.pick([.same, .valid], &rng), activation: Self.pick(Activation.allCases, &rng))
+            let op = Op.depthwiseConv2D(p)
+            let x = T.random([n, h, w, c], &rng), f = T.random([1, k, k, c * m], &rng)
+            let bias = Bool.random(using: &rng)
+            let inputs = [x, f] + (bias ? [T.random([c * m], &rng)] : [])
+            guard (try? op.inferOutputShape(inputs.map(\.shape))) != nil else { continue }
+            try Kit.expectMatchesReference(op, inputs, "depthwise \(x.shape) k\(k) s\(s) d\(d) m\(m) \(p.padding) \(p.activation) bias \(bias)")
+            checked += 1
+        }
+    }
+
+    @Test func poolingMatchesReferenceBitwise() throws {
+        var rng = KernelTestRNG(seed: 8)
+        var checked = 0
+        while checked < 60 {
+            let p = Pool2DParams(filterH: Int.random(in: 1...3, using: &rng), filterW: Int.random(in: 1...3, using: &rng),
+                                 strideH: Int.random(in: 1...3, using: &rng), strideW: Int.random(in: 1...3, using: &rng),
+                                 padding: Self.pick([.same, .valid], &rng), activation: Self.pick(Activation.allCases, &rng))
+            let op: Op = Bool.random(using: &rng) ? .maxPool2D(p) : .averagePool2D(p)
+            let x = T.random([Int.random(in: 1...2, using: &rng), Int.random(in: 1...12, using: &rng),
+                              Int.random(in: 1...12, using: &rng), Int.random(in: 1...19, using: &rng)], &rng, in: -3...3)
+            guard (try? op.inferOutputShape([x.shape])) != nil else { continue }
+            try Kit.expectMatchesReference(op, [x], "\(op.name) \(x.shape) \(p)")
+            checked += 1
+        }
+    }
+
+    /// A random shape of `rank` dims in 1...6, each dim of `base` or 1 (so it broadcasts).
+    static func broadcastOperand(_ base: [Int], _ rng: inout KernelTestRNG) -> [Int] {
+        let drop = Int.random(in: 0...base.count, using: &rng)
+        return base.dropFirst(drop).map { Bool.random(using: &rng) ? $0 : 1 }
+    }
+
+    @Test func binaryAndPreluMatchReferenceBitwise() throws {
+        var rng = KernelTestRNG(seed: 9)
+        for i in 0..<80 {
+            let rank = Int.random(in: 1...5, using: &rng)
+            let out = (0..<rank).map { _ in Int.random(in: 1...(i < 40 ? 6 : 40), using: &rng) }
+            let aShape = Bool.random(using: &rng) ? out : Self.broadcastOperand(out, &rng)
+            let bShape = Self.broadcastOperand(out, &rng)
+            guard let full = ShapeMath.broadcast(aShape, bShape), full == out else { continue }
+            let a = T.random(aShape, &rng, in: -4...4), b = T.random(bShape, &rng, in: -4...4)
+            let kind = Self.pick(BinaryKind.allCases, &rng)
+            let op = Op.binary(BinaryParams(kind, activation: Self.pick(Activation.allCases, &rng)))
+            try Kit.expectMatchesReference(op, [a, b], inPlace: aShape == out ? 0 : nil, "\(kind.name) \(aShape) \(bShape)")
+            if bShape == out {
+                try Kit.expectMatchesReference(op, [a, b], inPlace: 1, "\(kind.name) \(aShape) \(bShape) in place over b")
+            }
+        }
+        // PRELU with per-channel, per-pixel and scalar alpha.
+        for alphaShape in [[5], [1, 1, 5], [7, 9, 5], [1]] {
+            let x = T.random([2, 7, 9, 5], &rng, in: -2...2), alpha = T.random(alphaShape, &rng)
+            try Kit.expectMatchesReference(.prelu, [x, alpha], inPlace: 0, "PRELU alpha \(alphaShape)")
+        }
+        // Large enough to be split across threads.
+        let big = T.random([1, 64, 64, 24], &rng), channel = T.random([24], &rng)
+        try Kit.expectMatchesReference(.binary(BinaryParams(.add, activation: .relu6)), [big, channel], inPlace: 0, "ADD large")
+        try Kit.expectMatchesReference(.prelu, [big, channel], inPlace: 0, "PRELU large")
+    }
+
+    @Test func unaryMatchesReferenceBitwise() throws {
+        var rng = KernelTestRNG(seed: 10)
+        for kind in UnaryKind.allCases {
+            for shape in [[1], [3, 5], [1, 40, 40, 17]] {
+                let range: ClosedRange<Float> = (kind == .sqrt || kind == .rsqrt) ? 0.01...9 : -6...6
+                try Kit.expectMatchesReference(.unary(kind), [T.random(shape, &rng, in: range)], inPlace: 0, "\(kind.name) \(shape)")
+            }
+        }
+    }
+
+    @Test func dataMovementMatchesReferenceBitwise() throws {
+        var rng = KernelTestRNG(seed: 11)
+        // PAD: spatial and channel pads, ranks 1–4, non-zero value.
+        for _ in 0..<30 {
+            let rank = Int.random(in: 1...4, using: &rng)
+            let shape = (0..<rank).map { _ in Int.random(in: 1...6, using: &rng) }
+            let pads = (0..<rank).map { _ in [Int.random(in: 0...3, using: &rng), Int.random(in: 0...3, using: &rng)] }
+            let op = Op.pad(PadParams(paddings: pads, value: Self.pick([0, -1.5], &rng)))
+            try Kit.expectMatchesReference(op, [T.random(shape, &rng)], "PAD \(shape) \(pads)")
+        }
+        try Kit.expectMatchesReference(.pad(PadParams(paddings: [[0, 0], [1, 2], [2, 1], [0, 8]])), [T.random([1, 48, 48, 24], &rng)],
+                                       "PAD large")
+        // CONCATENATION along every axis, with and without activation.
+        for axis in -4..<4 {
+            let base = [2, 3, 4, 5]
+            let a = axis < 0 ? axis + 4 : axis
+            var s1 = base, s2 = base
+            s1[a] = 2; s2[a] = 3
+            let op = Op.concatenation(ConcatenationParams(axis: axis, activation: Self.pick(Activation.allCases, &rng)))
+            try Kit.expectMatchesReference(op, [T.random(base, &rng), T.random(s1, &rng, in: -9...9), T.random(s2, &rng)], "CONCAT axis \(axis)")
+        }
+        // DEPTH_TO_SPACE.
+        for b in 1...3 {
+            try Kit.expectMatchesReference(.depthToSpace(DepthToSpaceParams(blockSize: b)), [T.random([2, 5, 3, b * b * 3], &rng)], "D2S \(b)")
+        }
+        try Kit.expectMatchesReference(.depthToSpace(DepthToSpaceParams(blockSize: 2)), [T.random([1, 48, 48, 32], &rng)], "D2S large")
+        // TRANSPOSE.
+        for perm in [[0, 2, 1], [2, 0, 1], [1, 0], [0, 1, 3, 2], [3, 2, 1, 0]] {
+            let shape = (0..<perm.count).map { _ in Int.random(in: 1...7, using: &rng) }
+            try Kit.expectMatchesReference(.transpose(TransposeParams(perm: perm)), [T.random(shape, &rng)], "TRANSPOSE \(perm)")
+        }
+        try Kit.expectMatchesReference(.transpose(TransposeParams(perm: [0, 2, 1])), [T.random([1, 146, 256], &rng)], "TRANSPOSE large")
+        // STRIDED_SLICE: positive/negative strides, masks, shrink.
+        let x = T.random([3, 8, 9, 4], &rng)
+        let slices: [StridedSliceParams] = [
+            StridedSliceParams(begin: [0, 1, 2, 0], end: [3, 7, 9, 4], strides: [1, 2, 3, 1]),
+            StridedSliceParams(begin: [2, 7, 8, 3], end: [0, 0, 0, 0], strides: [-1, -2, -1, -1], endMask: 0b1111),
+            StridedSliceParams(begin: [1, 0, 0, 0], end: [2, 8, 9, 4], strides: [1, 1, 1, 2], shrinkAxisMask: 0b0001),
+            StridedSliceParams(begin: [0, 0], end: [0, 4], strides: [1, 1], beginMask: 0b01, endMask: 0b01),
+        ]
+        for p in slices {
+            try Kit.expectMatchesReference(.stridedSlice(p), [x], "STRIDED_SLICE \(p)")
+        }
+        // RESIZE_BILINEAR: up/down, align corners, half-pixel centers.
+        for (oh, ow) in [(12, 16), (3, 5), (7, 7)] {
+            for (align, half) in [(false, false), (true, false), (false, true)] {
+                let op = Op.resizeBilinear(ResizeBilinearParams(height: oh, width: ow, alignCorners: align, halfPixelCenters: half))
+                try Kit.expectMatchesReference(op, [T.random([2, 6, 8, 3], &rng)], "RESIZE \(oh)x\(ow) align \(align) half \(half)")
+            }
+        }
+        // MEAN / SUM / REDUCE_MAX over various axes.
+        for kind in ReduceKind.allCases {
+            for (axes, keep) in [([1, 2], true), ([1, 2], false), ([-1], false), ([0, 3], true), ([2], false), ([0, 1, 2, 3], false)] {
+                let op = Op.reduce(ReduceParams(kind, axes: axes, keepDims: keep))
+                try Kit.expectMatchesReference(op, [T.random([2, 5, 6, 7], &rng)], "\(kind.name) \(axes) keep \(keep)")
+            }
+        }
+        // RESHAPE (a copy when not aliased).
+        try Kit.expectMatchesReference(.reshape(ReshapeParams(shape: [6, 4])), [T.random([2, 3, 4], &rng)], "RESHAPE")
+    }
+
+    @Test func gemmConvolutionWithinToleranceAndBitwiseAcrossThreads() throws {
+        var rng = KernelTestRNG(seed: 12)
+        var cases: [(x: [Int], f: [Int], p: Conv2DParams)] = [
+            ([1, 64, 64, 16], [32, 3, 3, 16], Conv2DParams(padding: .same, activation: .relu)),              // row pieces, im2col
+            ([1, 48, 48, 32], [64, 1, 1, 32], Conv2DParams(padding: .same)),                                 // row pieces, pointwise
+            ([1, 96, 96, 3], [24, 3, 3, 3], Conv2DParams(strideH: 2, strideW: 2, padding: .same, activation: .relu6)),
+            ([1, 2, 2, 256], [700, 1, 1, 256], Conv2DParams(padding: .valid)),                               // column pieces
+            ([1, 3, 3, 96], [640, 2, 2, 96], Conv2DParams(strideH: 1, strideW: 1, padding: .same)),          // column pieces + im2col
+            ([2, 9, 7, 5], [6, 3, 3, 5], Conv2DParams(strideH: 2, strideW: 1, dilationH: 2, dilationW: 1, padding: .same)),
+        ]
+        for _ in 0..<20 {
+            let k = Self.pick([1, 3, 5], &rng)
+            cases.append(([Int.random(in: 1...2, using: &rng), Int.random(in: k...20, using: &rng), Int.random(in: k...20, using: &rng),
+                           Int.random(in: 1...20, using: &rng)], [Int.random(in: 1...40, using: &rng), k, k, 0],
+                          Conv2DParams(strideH: Self.pick([1, 2], &rng), strideW: Self.pick([1, 2], &rng),
+                                       padding: Self.pick([.same, .valid], &rng), activation: Self.pick(Activation.allCases, &rng))))
+        }
+        for (xs, fs0, p) in cases {
+            var fs = fs0
+            fs[3] = xs[3]
+            let inputs = [T.random(xs, &rng), T.random(fs, &rng), T.random([fs[0]], &rng)]
+            let op = Op.conv2D(p)
+            let ref = try Kit.reference(op, inputs)
+            let one = try Kit.planned(op, inputs, threads: 1)
+            KernelTestKit.expectCloseToReference(one, ref, "conv \(xs) \(fs)")
+            for threads in [2, 3, 5] {
+                Kit.expectBitwise(try Kit.planned(op, inputs, threads: threads), one, "conv \(xs) \(fs) threads \(threads) vs 1")
+            }
+        }
+    }
+
+    @Test func fullyConnectedWithinToleranceAndBitwiseAcrossThreads() throws {
+        var rng = KernelTestRNG(seed: 13)
+        for (x, w) in [([1, 1152], [63, 1152]), ([1, 600], [1000, 600]), ([300, 64], [20, 64]), ([4, 2, 16], [7, 16])] {
+            let op = Op.fullyConnected(FullyConnectedParams(activation: .relu))
+            let inputs = [T.random(x, &rng), T.random(w, &rng), T.random([w[0]], &rng)]
+            let ref = try Kit.reference(op, inputs)
+            let one = try Kit.planned(op, inputs, threads: 1)
+            KernelTestKit.expectCloseToReference(one, ref, "FC \(x) \(w)")
+            for threads in [2, 3] {
+                Kit.expectBitwise(try Kit.planned(op, inputs, threads: threads), one, "FC \(x) \(w) threads \(threads)")
+            }
+        }
+    }
+
+    @Test func gemmSplitCoversTheCutDimension() {
+        for (m, n, k) in [(1, 1, 1), (9216, 24, 27), (2304, 64, 32), (576, 128, 128), (36, 1404, 1024), (1, 1000, 600), (4096, 4096, 8)] {
+            let s = GemmSplit(m: m, n: n, k: k)
+            #expect(GemmSplit.allowedPieces.contains(s.pieces))
+            #expect(s.alongColumns == (n > m))
+            var next = 0
+            for i in 0..<s.pieces {
+                let r = s.range(i)
+                #expect(r.lowerBound == next)
+                #expect(i == s.pieces - 1 || r.upperBound % 16 == 0)
+                next = r.upperBound
+            }
+            #expect(next == s.length)
+        }
+        #expect(GemmSplit(m: 9216, n: 24, k: 27).pieces > 1)
+        #expect(GemmSplit(m: 16, n: 16, k: 16).pieces == 1)
+    }
+}
