@@ -75,7 +75,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "bench",
-            dependencies: ["BlazeEngine", "BlazeModels"],
+            dependencies: ["BlazeEngine", "BlazeModels", "BlazeKit", "BlazeImageIO"],
             path: "Benchmarks/bench"
         ),
         .target(

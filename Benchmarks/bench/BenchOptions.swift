@@ -7,7 +7,7 @@ import BlazeModels
 ///     bench --profile [--threads N] [--model STEM]…   (time per op, slowest first)
 ///
 /// `--threads N` measures every model at N threads (default: every core); `--model` filters (repeat
-/// it for several); `--runs N` fixes the timed runs per model (default: about 1.5 s worth, 10–500);
+/// it for several; model stems or pipeline names such as `faces_fast`); `--runs N` fixes the timed runs per model (default: about 1.5 s worth, 10–500);
 /// `--no-alloc-count` skips the allocation count (`allocs_per_inference` is then null).
 /// `--alloc-probe STEM` is internal: the child process that counts heap allocations (see
 /// `AllocationProbe`).
@@ -15,6 +15,8 @@ struct BenchOptions {
     var json = false
     var threads = Session.defaultThreadCount
     var models: [BundledModel] = []
+    /// Pipeline entries to run (`--model` also accepts their names).
+    var pipelines: [String] = []
     var runs = 0
     var warmup = 5
     var allocProbe: BundledModel?
@@ -43,7 +45,9 @@ struct BenchOptions {
         while i < args.count {
             switch args[i] {
             case "--json": json = true
-            case "--model": models.append(try model(try next()))
+            case "--model":
+                let stem = try next()
+                if PipelineBench.names.contains(stem) { pipelines.append(stem) } else { models.append(try model(stem)) }
             case "--threads": threads = try positive("--threads")
             case "--runs": runs = try positive("--runs")
             case "--alloc-probe": allocProbe = try model(try next())
@@ -54,6 +58,9 @@ struct BenchOptions {
             }
             i += 1
         }
-        if models.isEmpty { models = BundledModel.allCases }
+        if models.isEmpty && pipelines.isEmpty {
+            models = BundledModel.allCases
+            pipelines = PipelineBench.names
+        }
     }
 }

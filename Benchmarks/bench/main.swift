@@ -51,6 +51,11 @@ func run() throws {
         }
         timings.append(timing)
     }
+    var pipelineTimings: [PipelineBench.Timing] = []
+    for name in options.pipelines {
+        stderrLine("bench: pipeline \(name) at \(options.threads) thread(s)…")
+        pipelineTimings.append(try PipelineBench.run(name, threads: options.threads, runs: options.runs))
+    }
     let peakRSS = SystemInfo.peakRSSMegabytes
     if options.json {
         var models: [String: Any] = [:]
@@ -64,7 +69,9 @@ func run() throws {
         let object: [String: Any] = [
             "build": ["kind": buildKind, "openblas_core": core, "cpu": SystemInfo.cpuName],
             "models": models,
-            "pipelines": [String: Any](),
+            "pipelines": Dictionary(uniqueKeysWithValues: pipelineTimings.map {
+                ($0.name, ["threads": $0.threads, "median_ms": rounded($0.medianMs), "fps": rounded(1000 / $0.medianMs)] as [String: Any])
+            }),
             "peak_rss_mb": rounded(peakRSS),
         ]
         let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
@@ -76,6 +83,9 @@ func run() throws {
             let allocs = t.allocsPerInference.map { String(format: "%11.2f", $0) } ?? "          -"
             print(t.stem.padding(toLength: 34, withPad: " ", startingAt: 0)
                   + String(format: "%8.3f%8.3f%8.3f%7d%7.1f", t.medianMs, t.minMs, t.p90Ms, t.runs, t.loadMs) + allocs)
+        }
+        for p in pipelineTimings {
+            print(p.name.padding(toLength: 34, withPad: " ", startingAt: 0) + String(format: "%8.3f ms  %7.1f fps", p.medianMs, 1000 / p.medianMs))
         }
         print(String(format: "peak RSS %.1f MB (times in ms)", peakRSS))
     }

@@ -67,16 +67,21 @@ public final class Session {
 
         var steps: [Step] = []
         var planned: [PlannedStep] = []
-        for node in graph.nodes {
+        // Conv → ADD / PRELU / RELU fusion, decided once from the graph and the arena addresses.
+        let fusion = kernels == .optimized ? FusionPlan(graph: graph, pointer: pointer) : nil
+        for (index, node) in graph.nodes.enumerated() {
             let inputs = node.inputs.map { view($0).readOnly }
-            let output = view(node.outputs[0])
+            let fused = fusion?.fused[index]
+            let output = view(fused?.output ?? node.outputs[0])
             switch kernels {
             case .reference:
                 steps.append(Step(op: node.op, inputs: inputs, output: output))
             case .optimized:
+                if fusion?.skipped.contains(index) == true { planned.append(.none); continue }
                 do {
                     planned.append(try PlannedStep.make(node.op, inputs: inputs, output: output,
-                                                        scratch: scratchCount > 0 ? scratch.pointer : nil, threads: threads))
+                                                        scratch: scratchCount > 0 ? scratch.pointer : nil, threads: threads,
+                                                        fusion: fused?.fusion))
                 } catch {
                     preconditionFailure("Session: validated graph failed to plan \(node.op.name): \(error)")
                 }

@@ -43,6 +43,7 @@ final class GemmStep: ParallelJob {
 
     init(conv g: ConvGeometry, activation: Activation, input: UnsafePointer<Float>, filter: UnsafePointer<Float>,
          bias: UnsafePointer<Float>?, output: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>?, threads: Int) {
+        OpenBLAS.ensureConfigured()  // single-threaded OpenBLAS before any call from our threads
         let pointwise = Self.isPointwise(g)
         shape = pointwise ? .pointwise : .im2col(g)
         m = g.batch * g.outH * g.outW
@@ -66,6 +67,7 @@ final class GemmStep: ParallelJob {
 
     init(fullyConnected activation: Activation, input: UnsafePointer<Float>, inputCount: Int, weights: UnsafePointer<Float>,
          weightsShape: [Int], bias: UnsafePointer<Float>?, output: UnsafeMutablePointer<Float>) {
+        OpenBLAS.ensureConfigured()
         n = weightsShape[0]
         k = weightsShape[1]
         m = inputCount / k
@@ -133,10 +135,11 @@ final class GemmStep: ParallelJob {
     private func blasInt(_ v: Int) -> Int32 { Int32(truncatingIfNeeded: v) }
 
     /// im2col rows `rows` (output pixels, batch-major) into `columns` at row `rows.lowerBound`:
-    /// each row is the receptive field in (ky, kx, c) order, zeros at padding taps.
+    /// each row is the receptive field in (ky, kx, c) order, zeros at padding taps. A kernel row
+    /// that lies inside the image is one contiguous run of `KW·C` input floats (dilation 1).
     static func im2col(_ g: ConvGeometry, input: UnsafePointer<Float>, rows: Range<Int>, columns: UnsafeMutablePointer<Float>) {
         let H = g.inH, W = g.inW, C = g.inC, KH = g.kernelH, KW = g.kernelW
-        let K = KH &* KW &* C
+        let K = KH &* KW &* C, rowRun = KW &* C
         let pixels = g.outH &* g.outW
         var dst = columns + rows.lowerBound &* K
         for r in rows {
@@ -144,24 +147,45 @@ final class GemmStep: ParallelJob {
             let oy = p / g.outW, ox = p % g.outW
             let base = input + image &* H &* W &* C
             let iy0 = oy &* g.strideH &- g.padTop, ix0 = ox &* g.strideW &- g.padLeft
+            let wholeRow = g.dilationW == 1 && ix0 >= 0 && ix0 &+ KW <= W
             for ky in 0..<KH {
                 let iy = iy0 &+ ky &* g.dilationH
                 if iy < 0 || iy >= H {
-                    dst.update(repeating: 0, count: KW &* C)
-                    dst += KW &* C
-                    continue
-                }
-                let row = base + iy &* W &* C
-                for kx in 0..<KW {
-                    let ix = ix0 &+ kx &* g.dilationW
-                    if ix < 0 || ix >= W {
-                        dst.update(repeating: 0, count: C)
-                    } else {
-                        dst.update(from: row + ix &* C, count: C)
+                    dst.update(repeating: 0, count: rowRun)
+                } else if wholeRow {
+                    copyFloats(dst, base + (iy &* W &+ ix0) &* C, rowRun)
+                } else {
+                    let row = base + iy &* W &* C
+                    for kx in 0..<KW {
+                        let ix = ix0 &+ kx &* g.dilationW
+                        if ix < 0 || ix >= W {
+                            (dst + kx &* C).update(repeating: 0, count: C)
+                        } else {
+                            copyFloats(dst + kx &* C, row + ix &* C, C)
+                        }
                     }
-                    dst += C
                 }
+                dst += rowRun
             }
+        }
+    }
+
+    /// Copies `n` floats; short runs (first layers have C = 3) without a `memcpy` call.
+    @inline(__always)
+    static func copyFloats(_ dst: UnsafeMutablePointer<Float>, _ src: UnsafePointer<Float>, _ n: Int) {
+        if n >= 64 {
+            dst.update(from: src, count: n)
+            return
+        }
+        let d = UnsafeMutableRawPointer(dst), s = UnsafeRawPointer(src)
+        var i = 0
+        while i &+ 4 <= n {
+            d.storeBytes(of: s.loadUnaligned(fromByteOffset: i &* 4, as: SIMD4<Float>.self), toByteOffset: i &* 4, as: SIMD4<Float>.self)
+            i &+= 4
+        }
+        while i < n {
+            dst[i] = src[i]
+            i &+= 1
         }
     }
 

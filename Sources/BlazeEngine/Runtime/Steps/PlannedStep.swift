@@ -19,6 +19,10 @@ enum PlannedStep {
     case stridedCopy(StridedCopyStep)
     case resizeBilinear(ResizeBilinearStep)
     case reduce(ReduceStep)
+    /// CONV_2D / FULLY_CONNECTED / DEPTHWISE_CONV_2D on the packed SIMD kernels (maybe fused).
+    case packedConv(PackedConvStep)
+    /// Pooling / RESIZE_BILINEAR on the SIMD row kernels.
+    case simdRows(SIMDRowStep)
 
     /// Runs the step; parallel parts go to `pool` (which runs them inline with one thread).
     func execute(_ pool: WorkerPool) {
@@ -36,30 +40,60 @@ enum PlannedStep {
         case .stridedCopy(let s): s.execute(pool)
         case .resizeBilinear(let s): s.execute(pool)
         case .reduce(let s): s.run()
+        case .packedConv(let s): s.execute(pool)
+        case .simdRows(let s): s.execute(pool)
         }
     }
 
     /// Prepares `op` on bound views. Shapes were validated with the graph, so errors here are
     /// programmer errors. `scratch` is the session's im2col buffer (see `scratchCount`).
+    ///
+    /// `fusion` (CONV_2D / DEPTHWISE_CONV_2D only) folds the following ADD / PRELU / RELU nodes into
+    /// the kernel's epilogue; `out` is then the last fused node's output (see `FusionPlan`).
     static func make(_ op: Op, inputs x: [TensorView], output out: MutableTensorView,
-                     scratch: UnsafeMutablePointer<Float>?, threads: Int) throws -> PlannedStep {
+                     scratch: UnsafeMutablePointer<Float>?, threads: Int,
+                     fusion: ConvFusion? = nil) throws -> PlannedStep {
+        let bias = x.count > 2 ? x[2].data : nil
         switch op {
         case .conv2D(let p):
             let g = try p.geometry(input: x[0].shape, filter: x[1].shape)
+            if fusion != nil || useSIMDConv(g) {
+                let k = PackedConv2D(params: p, geometry: g, filter: x[1].data, bias: bias, prelu: fusion?.prelu,
+                                     residualActivation: fusion?.residualActivation ?? .none)
+                return .packedConv(PackedConvStep(.conv(k), input: x[0].data, output: out.data,
+                                                  residual: fusion?.residual, threads: threads))
+            }
             return .gemm(GemmStep(conv: g, activation: p.activation, input: x[0].data, filter: x[1].data,
-                                  bias: x.count > 2 ? x[2].data : nil, output: out.data, scratch: scratch, threads: threads))
+                                  bias: bias, output: out.data, scratch: scratch, threads: threads))
         case .fullyConnected(let p):
+            if SIMDBuild.isTuned {
+                let O = x[1].shape[0], I = x[1].shape[1]
+                let k = PackedConv2D(fullyConnected: p, rows: x[0].count / I, inputSize: I, outputSize: O,
+                                     weights: x[1].data, bias: bias)
+                return .packedConv(PackedConvStep(.conv(k), input: x[0].data, output: out.data, residual: nil, threads: threads))
+            }
             return .gemm(GemmStep(fullyConnected: p.activation, input: x[0].data, inputCount: x[0].count, weights: x[1].data,
-                                  weightsShape: x[1].shape, bias: x.count > 2 ? x[2].data : nil, output: out.data))
+                                  weightsShape: x[1].shape, bias: bias, output: out.data))
         case .depthwiseConv2D(let p):
             let g = try p.geometry(input: x[0].shape, filter: x[1].shape)
-            return .depthwise(DepthwiseStep(p, geometry: g, input: x[0].data, filter: x[1].data,
-                                            bias: x.count > 2 ? x[2].data : nil, output: out.data, threads: threads))
+            if fusion == nil && !SIMDBuild.isTuned {
+                // Baseline build, unfused: the bitwise-reference row step (PlannedStepTests).
+                return .depthwise(DepthwiseStep(p, geometry: g, input: x[0].data, filter: x[1].data,
+                                                bias: bias, output: out.data, threads: threads))
+            }
+            let k = PackedDepthwiseConv2D(params: p, geometry: g, filter: x[1].data, bias: bias, prelu: fusion?.prelu,
+                                          residualActivation: fusion?.residualActivation ?? .none)
+            return .packedConv(PackedConvStep(.depthwise(k), input: x[0].data, output: out.data,
+                                              residual: fusion?.residual, threads: threads))
         case .maxPool2D(let p), .averagePool2D(let p):
             let average: Bool
             if case .averagePool2D = op { average = true } else { average = false }
-            return .pool(PoolStep(p, geometry: try p.geometry(input: x[0].shape), average: average, input: x[0].data,
-                                  output: out.data, threads: threads))
+            if !SIMDBuild.isTuned {
+                return .pool(PoolStep(p, geometry: try p.geometry(input: x[0].shape), average: average, input: x[0].data,
+                                      output: out.data, threads: threads))
+            }
+            let k = Pool2DKernel(params: p, geometry: try p.geometry(input: x[0].shape), average: average)
+            return .simdRows(SIMDRowStep(.pool(k), input: x[0].data, output: out.data, outputCount: out.count, threads: threads))
         case .binary(let p):
             return .binary(BinaryStep(.binary(p.kind), activation: p.activation, a: x[0], b: x[1], output: out, threads: threads))
         case .prelu:
@@ -74,7 +108,8 @@ enum PlannedStep {
         case .concatenation(let p):
             return .concatenation(try ConcatenationStep(p, inputs: x, output: out))
         case .resizeBilinear(let p):
-            return .resizeBilinear(ResizeBilinearStep(p, input: x[0], output: out, threads: threads))
+            let k = ResizeBilinearKernel(params: p, inputShape: x[0].shape)
+            return .simdRows(SIMDRowStep(.resize(k), input: x[0].data, output: out.data, outputCount: out.count, threads: threads))
         case .depthToSpace(let p):
             return .depthToSpace(DepthToSpaceStep(p, input: x[0], output: out, threads: threads))
         case .reduce(let p):
@@ -85,6 +120,10 @@ enum PlannedStep {
             return .stridedCopy(StridedCopyStep(transpose: p, input: x[0], output: out, threads: threads))
         }
     }
+
+    /// Whether an unfused CONV_2D runs on `PackedConv2D`: always in the tuned build; in the baseline
+    /// build the im2col + OpenBLAS `GemmStep` is faster (SSE tiles vs OpenBLAS' AVX-512 kernels).
+    static func useSIMDConv(_ g: ConvGeometry) -> Bool { SIMDBuild.isTuned }
 
     /// Floats of im2col scratch `op` needs.
     static func scratchCount(_ op: Op, inputs: [[Int]]) -> Int {

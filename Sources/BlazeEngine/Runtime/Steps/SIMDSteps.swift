@@ -1,0 +1,81 @@
+/// Steps that run the packed kernels of Kernels/SIMD, split across a `WorkerPool` into contiguous
+/// ranges of the kernel's work units. The kernels give the same bytes for any split, so results do
+/// not depend on the thread count. Each kernel is created (weights packed) once when the session
+/// plans its steps.
+
+/// CONV_2D / FULLY_CONNECTED / DEPTHWISE_CONV_2D through `PackedConv2D` / `PackedDepthwiseConv2D`,
+/// with an optional fused residual ADD (and PRELU / RELU folded into the kernel's epilogue).
+final class PackedConvStep: ParallelJob {
+    enum Kernel {
+        case conv(PackedConv2D)
+        case depthwise(PackedDepthwiseConv2D)
+    }
+
+    let kernel: Kernel
+    let x: UnsafePointer<Float>
+    let y: UnsafeMutablePointer<Float>
+    let residual: UnsafePointer<Float>?
+    let units: Int, parts: Int
+
+    init(_ kernel: Kernel, input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>,
+         residual: UnsafePointer<Float>?, threads: Int) {
+        self.kernel = kernel
+        x = input; y = output; self.residual = residual
+        let flops: Int
+        switch kernel {
+        case .conv(let k): units = k.workCount; flops = k.flops
+        case .depthwise(let k): units = k.workCount; flops = k.flops
+        }
+        // ≲ 0.2 MFLOP is not worth a dispatch (see SIMDSupport.swift).
+        parts = Parallelism.tasks(units: units, work: flops, minWork: 200_000, threads: threads)
+    }
+
+    func execute(_ pool: WorkerPool) { pool.run(self, taskCount: parts) }
+
+    func runTask(_ index: Int) {
+        let r = WorkerPool.part(index, of: parts, count: units)
+        switch kernel {
+        case .conv(let k): k.run(input: x, output: y, residual: residual, work: r)
+        case .depthwise(let k): k.run(input: x, output: y, residual: residual, rows: r)
+        }
+    }
+}
+
+/// MAX_POOL_2D / AVERAGE_POOL_2D (`Pool2DKernel`) and RESIZE_BILINEAR (`ResizeBilinearKernel`),
+/// split by output rows.
+final class SIMDRowStep: ParallelJob {
+    enum Kernel {
+        case pool(Pool2DKernel)
+        case resize(ResizeBilinearKernel)
+    }
+
+    let kernel: Kernel
+    let x: UnsafePointer<Float>
+    let y: UnsafeMutablePointer<Float>
+    let units: Int, parts: Int
+
+    init(_ kernel: Kernel, input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, outputCount: Int, threads: Int) {
+        self.kernel = kernel
+        x = input; y = output
+        let work: Int
+        switch kernel {
+        case .pool(let k):
+            units = k.workCount
+            work = outputCount * k.geometry.kernelH * k.geometry.kernelW
+        case .resize(let k):
+            units = k.workCount
+            work = outputCount * 4
+        }
+        parts = Parallelism.tasks(units: units, work: work, minWork: Parallelism.minElementwiseWork, threads: threads)
+    }
+
+    func execute(_ pool: WorkerPool) { pool.run(self, taskCount: parts) }
+
+    func runTask(_ index: Int) {
+        let r = WorkerPool.part(index, of: parts, count: units)
+        switch kernel {
+        case .pool(let k): k.run(input: x, output: y, rows: r)
+        case .resize(let k): k.run(input: x, output: y, rows: r)
+        }
+    }
+}

@@ -1,0 +1,38 @@
+import BlazeModels
+import BlazeTestSupport
+import Testing
+@testable import BlazeEngine
+
+/// The optimised path (packed SIMD kernels, conv → ADD / PRELU / RELU fusion) agrees with the
+/// reference kernels on every bundled net, at 1 and 2 threads.
+@Suite struct SIMDIntegrationTests {
+    static let fixtures = Result { try ParityFixtures() }
+
+    @Test(arguments: BundledModel.allCases)
+    func optimizedMatchesReference(model: BundledModel) throws {
+        let fixtures = try Self.fixtures.get()
+        let loaded = try model.load()
+        let caseName = try #require(fixtures.nets[model.rawValue]?.cases.first { $0.name.hasPrefix("photo_") }?.name)
+        let input = try fixtures.input(model.rawValue, caseName).values
+        let reference = try loaded.makeSession(kernels: .reference).run([input])
+        for threads in [1, 2] {
+            let optimized = try loaded.makeSession(kernels: .optimized, threads: threads).run([input])
+            #expect(optimized.count == reference.count)
+            for (k, (a, r)) in zip(optimized, reference).enumerated() {
+                #expect(a.count == r.count)
+                let scale = max(1, r.map(abs).max() ?? 0)
+                let diff = zip(a, r).map { abs($0 - $1) }.max() ?? 0
+                #expect(diff <= 1e-4 * scale, "\(model.rawValue) output \(k) at \(threads) threads: max |Δ| \(diff) (scale \(scale))")
+            }
+        }
+    }
+
+    @Test func fusionFoldsNodesInBundledNets() throws {
+        // palm_detection_full is made of BlazeBlocks (conv → ADD → RELU/PRELU): some fuse.
+        let session = try BundledModel.allCases.first { $0.rawValue == "palm_detection_full" }.map { try $0.load() }?
+            .makeSession(kernels: .optimized, threads: 1)
+        let steps = try #require(session).plannedSteps
+        let fused = steps.filter { if case .packedConv = $0 { return true } else { return false } }.count
+        #expect(fused > 0)
+    }
+}
