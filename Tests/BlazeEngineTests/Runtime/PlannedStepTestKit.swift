@@ -72,4 +72,26 @@ enum PlannedStepTestKit {
             }
         }
     }
+
+    /// For ops whose tuned-build kernels use FMA or another summation order (the packed SIMD
+    /// depthwise and pooling kernels): within `1e-5·max(1, max|ref|)` of the reference, and
+    /// bitwise equal across thread counts. In the baseline build they are bitwise equal.
+    static func expectMatchesReferenceFused(_ op: Op, _ inputs: [KernelTensor], _ what: String,
+                                            sourceLocation: SourceLocation = #_sourceLocation) throws {
+        #if BLAZE_TUNED
+        let ref = try reference(op, inputs)
+        let single = try planned(op, inputs, threads: 1)
+        var maxDiff: Float = 0, maxRef: Float = 0
+        for (a, r) in zip(single, ref) {
+            maxDiff = max(maxDiff, abs(a - r).isNaN ? .infinity : abs(a - r))
+            maxRef = max(maxRef, abs(r))
+        }
+        #expect(single.count == ref.count && maxDiff <= 1e-5 * max(1, maxRef), "\(what): max diff \(maxDiff)", sourceLocation: sourceLocation)
+        for threads in 2...3 {
+            expectBitwise(try planned(op, inputs, threads: threads), single, "\(what) threads \(threads)", sourceLocation: sourceLocation)
+        }
+        #else
+        try expectMatchesReference(op, inputs, what, sourceLocation: sourceLocation)
+        #endif
+    }
 }

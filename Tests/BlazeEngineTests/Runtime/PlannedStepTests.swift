@@ -25,7 +25,7 @@ import Testing
             let bias = Bool.random(using: &rng)
             let inputs = [x, f] + (bias ? [T.random([c * m], &rng)] : [])
             guard (try? op.inferOutputShape(inputs.map(\.shape))) != nil else { continue }
-            try Kit.expectMatchesReference(op, inputs, "depthwise \(x.shape) k\(k) s\(s) d\(d) m\(m) \(p.padding) \(p.activation) bias \(bias)")
+            try Kit.expectMatchesReferenceFused(op, inputs, "depthwise \(x.shape) k\(k) s\(s) d\(d) m\(m) \(p.padding) \(p.activation) bias \(bias)")
             checked += 1
         }
     }
@@ -41,7 +41,7 @@ import Testing
             let x = T.random([Int.random(in: 1...2, using: &rng), Int.random(in: 1...12, using: &rng),
                               Int.random(in: 1...12, using: &rng), Int.random(in: 1...19, using: &rng)], &rng, in: -3...3)
             guard (try? op.inferOutputShape([x.shape])) != nil else { continue }
-            try Kit.expectMatchesReference(op, [x], "\(op.name) \(x.shape) \(p)")
+            try Kit.expectMatchesReferenceFused(op, [x], "\(op.name) \(x.shape) \(p)")
             checked += 1
         }
     }
