@@ -10,6 +10,9 @@ struct ModelTiming {
     var loadMs: Double
     /// nil when allocations could not be counted on this system.
     var allocsPerInference: Double?
+    /// CPU time of the process during the timed runs / (threads × wall time): about 1 when every
+    /// thread had a core to itself (idle workers spin), lower when other processes took cores away.
+    var cpuShare: Double
 }
 
 enum BenchInputs {
@@ -41,13 +44,23 @@ func measure(_ model: BundledModel, options: BenchOptions) throws -> ModelTiming
     let probe = max(nowMs() - probeStart, 0.01)
     let runs = options.runs > 0 ? options.runs : min(max(Int(1500 / probe), 10), 500)
     var samples = [Double](repeating: 0, count: runs)
+    let cpu0 = processCPUSeconds(), wall0 = nowMs()
     for i in 0..<runs {
         let s = nowMs()
         session.runInPlace()
         samples[i] = nowMs() - s
     }
+    let cpuShare = (processCPUSeconds() - cpu0) * 1000 / (Double(session.threads) * max(nowMs() - wall0, 1e-3))
     samples.sort()
     func percentile(_ p: Double) -> Double { samples[min(samples.count - 1, Int((Double(samples.count - 1) * p).rounded()))] }
     return ModelTiming(stem: model.rawValue, threads: session.threads, medianMs: percentile(0.5), minMs: samples[0],
-                       p90Ms: percentile(0.9), runs: runs, loadMs: loadMs, allocsPerInference: nil)
+                       p90Ms: percentile(0.9), runs: runs, loadMs: loadMs, allocsPerInference: nil, cpuShare: cpuShare)
+}
+
+/// User + system CPU time of this process (all threads), in seconds.
+func processCPUSeconds() -> Double {
+    var usage = rusage()
+    getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+    func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
+    return seconds(usage.ru_utime) + seconds(usage.ru_stime)
 }

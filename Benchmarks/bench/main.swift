@@ -43,6 +43,8 @@ func run() throws {
     for model in options.models {
         stderrLine("bench: \(model.rawValue) at \(options.threads) thread(s)…")
         var timing = try measure(model, options: options)
+        stderrLine("bench: \(model.rawValue): median " + String(format: "%.3f", timing.medianMs) + " ms over \(timing.runs) runs; "
+                   + "threads had a core " + String(format: "%.0f", 100 * min(timing.cpuShare, 1)) + " % of the time")
         if options.countAllocations {
             switch AllocationProbe.count(model, threads: options.threads) {
             case .success(let n): timing.allocsPerInference = n
