@@ -73,12 +73,11 @@ enum PlannedStepTestKit {
         }
     }
 
-    /// For ops whose tuned-build kernels use FMA or another summation order (the packed SIMD
-    /// depthwise and pooling kernels): within `1e-5·max(1, max|ref|)` of the reference, and
-    /// bitwise equal across thread counts. In the baseline build they are bitwise equal.
+    /// For ops on the packed SIMD kernels (depthwise, pooling), which use FMA in the tuned build and
+    /// their own summation order: within `1e-5·max(1, max|ref|)` of the reference, and bitwise
+    /// equal across thread counts.
     static func expectMatchesReferenceFused(_ op: Op, _ inputs: [KernelTensor], _ what: String,
                                             sourceLocation: SourceLocation = #_sourceLocation) throws {
-        #if BLAZE_TUNED
         let ref = try reference(op, inputs)
         let single = try planned(op, inputs, threads: 1)
         var maxDiff: Float = 0, maxRef: Float = 0
@@ -90,8 +89,5 @@ enum PlannedStepTestKit {
         for threads in 2...3 {
             expectBitwise(try planned(op, inputs, threads: threads), single, "\(what) threads \(threads)", sourceLocation: sourceLocation)
         }
-        #else
-        try expectMatchesReference(op, inputs, what, sourceLocation: sourceLocation)
-        #endif
     }
 }
