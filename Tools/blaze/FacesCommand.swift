@@ -40,34 +40,11 @@ struct FacesCommand {
     /// Returns the process exit status.
     func run() throws -> Int32 {
         let detector = try FaceDetector.faceDetector(options: options)
-        var failed = false
-        switch inputs {
-        case .images(let paths):
-            let files = InputSpec.expand(paths)
-            let annotation = try annotatePath.map { try AnnotationTarget(path: $0, inputCount: files.count) }
-            for path in files {
-                do {
-                    let image = try ImageFile.read(path: path)
-                    let faces = try detector.results(in: image)
-                    emit(input: path, image: image, frame: nil, faces: faces)
-                    if let annotation { try annotate(image: image, faces: faces, to: annotation.url(forInput: path)) }
-                } catch {
-                    printError("blaze faces: \(path): \(error)")
-                    failed = true
-                }
-            }
-        case .video(let path):
-            let reader = try openVideo(path)
-            let annotation = try annotatePath.map { try AnnotationTarget(path: $0, inputCount: 2) }
-            while let frame = try reader.nextFrame() {
-                let faces = try detector.results(in: frame.image)
-                emit(input: path, image: frame.image, frame: frame, faces: faces)
-                if let annotation {
-                    try annotate(image: frame.image, faces: faces, to: annotation.url(forInput: path, frameIndex: frame.index))
-                }
-            }
+        return try forEachInput(inputs, annotatePath: annotatePath, command: "faces") { input, image, frame, annotation in
+            let faces = try detector.results(in: image)
+            emit(input: input, image: image, frame: frame, faces: faces)
+            if let annotation { try annotate(image: image, faces: faces, to: annotation) }
         }
-        return failed ? 1 : 0
     }
 
     private func emit(input: String, image: VisionImage, frame: VideoFrame?, faces: [Face]) {

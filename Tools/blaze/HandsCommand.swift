@@ -43,34 +43,12 @@ struct HandsCommand {
 
     func run() throws -> Int32 {
         let landmarker = try HandLandmarker(options: options)
-        var failed = false
-        switch inputs {
-        case .images(let paths):
-            let files = InputSpec.expand(paths)
-            let annotation = try annotatePath.map { try AnnotationTarget(path: $0, inputCount: files.count) }
-            for path in files {
-                do {
-                    let image = try ImageFile.read(path: path)
-                    let result = try landmarker.detect(image: image)
-                    emit(input: path, image: image, frame: nil, result: result)
-                    if let annotation { try annotate(image: image, result: result, to: annotation.url(forInput: path)) }
-                } catch {
-                    printError("blaze hands: \(path): \(error)")
-                    failed = true
-                }
-            }
-        case .video(let path):
-            let reader = try openVideo(path)
-            let annotation = try annotatePath.map { try AnnotationTarget(path: $0, inputCount: 2) }
-            while let frame = try reader.nextFrame() {
-                let result = try landmarker.detect(videoFrame: frame.image, timestampInMilliseconds: frame.timestampMilliseconds)
-                emit(input: path, image: frame.image, frame: frame, result: result)
-                if let annotation {
-                    try annotate(image: frame.image, result: result, to: annotation.url(forInput: path, frameIndex: frame.index))
-                }
-            }
+        return try forEachInput(inputs, annotatePath: annotatePath, command: "hands") { input, image, frame, annotation in
+            let result = try frame.map { try landmarker.detect(videoFrame: image, timestampInMilliseconds: $0.timestampMilliseconds) }
+                ?? landmarker.detect(image: image)
+            emit(input: input, image: image, frame: frame, result: result)
+            if let annotation { try annotate(image: image, result: result, to: annotation) }
         }
-        return failed ? 1 : 0
     }
 
     private func emit(input: String, image: VisionImage, frame: VideoFrame?, result: HandLandmarkerResult) {

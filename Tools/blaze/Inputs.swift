@@ -90,3 +90,31 @@ func floatOption(_ arguments: Arguments, _ name: String, default value: Float, r
     }
     return v
 }
+
+/// Runs `process` on every input of `spec`: each image file (expanded folders) or each frame of
+/// the video, with the annotation target for it. An unreadable or failing image is reported on
+/// stderr and skipped; the others are still processed. Returns the exit status (1 if any failed).
+func forEachInput(_ spec: InputSpec, annotatePath: String?, command: String,
+                  _ process: (_ input: String, _ image: VisionImage, _ frame: VideoFrame?, _ annotation: URL?) throws -> Void) throws -> Int32 {
+    var failed = false
+    switch spec {
+    case .images(let paths):
+        let files = InputSpec.expand(paths)
+        let annotation = try annotatePath.map { try AnnotationTarget(path: $0, inputCount: files.count) }
+        for path in files {
+            do {
+                try process(path, try ImageFile.read(path: path), nil, annotation?.url(forInput: path))
+            } catch {
+                printError("blaze \(command): \(path): \(error)")
+                failed = true
+            }
+        }
+    case .video(let path):
+        let reader = try openVideo(path)
+        let annotation = try annotatePath.map { try AnnotationTarget(path: $0, inputCount: 2) }
+        while let frame = try reader.nextFrame() {
+            try process(path, frame.image, frame, annotation?.url(forInput: path, frameIndex: frame.index))
+        }
+    }
+    return failed ? 1 : 0
+}

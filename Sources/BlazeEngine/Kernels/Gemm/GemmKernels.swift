@@ -30,6 +30,7 @@ public enum GemmKernels {
     /// needed) a temporary buffer is allocated for the call.
     public static func conv2D(_ p: Conv2DParams, input: TensorView, filter: TensorView, bias: TensorView?,
                               output: MutableTensorView, scratch: UnsafeMutablePointer<Float>?) {
+        OpenBLAS.ensureConfigured()  // single-threaded, right core, even before any Model exists
         let g = ReferenceKernels.planned(try p.geometry(input: input.shape, filter: filter.shape))
         precondition(output.count == g.batch * g.outH * g.outW * g.outC, "CONV_2D output view does not match geometry")
         precondition(bias == nil || bias!.count == g.outC, "CONV_2D bias count")
@@ -56,6 +57,7 @@ public enum GemmKernels {
     /// FULLY_CONNECTED: `output[rows, O] = input[rows, I] × weights[O, I]ᵀ` + bias, activation.
     public static func fullyConnected(_ p: FullyConnectedParams, input: TensorView, weights: TensorView, bias: TensorView?,
                                       output: MutableTensorView) {
+        OpenBLAS.ensureConfigured()  // single-threaded, right core, even before any Model exists
         let outShape = ReferenceKernels.planned(try p.outputShape(input: input.shape, weights: weights.shape))
         precondition(output.count == ReferenceKernels.elementCount(outShape), "FULLY_CONNECTED output view does not match")
         let O = weights.shape[0], I = weights.shape[1]

@@ -203,58 +203,6 @@ final class StridedCopyStep: ParallelJob {
     }
 }
 
-/// RESIZE_BILINEAR with the horizontal taps computed at plan time, split by output rows.
-final class ResizeBilinearStep: ParallelJob {
-    let x: UnsafePointer<Float>, y: UnsafeMutablePointer<Float>
-    let N: Int, H: Int, W: Int, C: Int, OH: Int, OW: Int
-    let heightScale: Float
-    let halfPixel: Bool
-    let xs: [(lo: Int, hi: Int, s: Float)]
-    let parts: Int
-
-    init(_ p: ResizeBilinearParams, input: TensorView, output: MutableTensorView, threads: Int) {
-        x = input.data; y = output.data
-        let width = input.shape[2], outWidth = p.width
-        N = input.shape[0]; H = input.shape[1]; W = width; C = input.shape[3]
-        OH = p.height; OW = outWidth
-        halfPixel = p.halfPixelCenters
-        heightScale = ReferenceKernels.resizeScale(input: input.shape[1], output: p.height, alignCorners: p.alignCorners)
-        let ws = ReferenceKernels.resizeScale(input: width, output: outWidth, alignCorners: p.alignCorners)
-        xs = (0..<outWidth).map { ReferenceKernels.resizeSource($0, scale: ws, halfPixel: p.halfPixelCenters, size: width) }
-        parts = Parallelism.tasks(units: N * OH, work: output.count * 4, minWork: Parallelism.minElementwiseWork, threads: threads)
-    }
-
-    func execute(_ pool: WorkerPool) { pool.run(self, taskCount: parts) }
-
-    func runTask(_ index: Int) { run(rows: WorkerPool.part(index, of: parts, count: N * OH)) }
-
-    func run(rows: Range<Int>) {
-        xs.withUnsafeBufferPointer { xs in
-            for r in rows {
-                let n = r / OH, oy = r % OH
-                let image = x + n &* H &* W &* C
-                let (y0, y1, inY) = ReferenceKernels.resizeSource(oy, scale: heightScale, halfPixel: halfPixel, size: H)
-                let dy = inY - Float(y0)
-                var out = r &* OW &* C
-                for ox in 0..<OW {
-                    let (x0, x1, inX) = xs[ox]
-                    let dx = inX - Float(x0)
-                    let p00 = image + (y0 &* W &+ x0) &* C, p10 = image + (y1 &* W &+ x0) &* C
-                    let p01 = image + (y0 &* W &+ x1) &* C, p11 = image + (y1 &* W &+ x1) &* C
-                    for c in 0..<C {
-                        let a = p00[c] * (1 - dy) * (1 - dx)
-                        let b = p10[c] * dy * (1 - dx)
-                        let d = p01[c] * (1 - dy) * dx
-                        let e = p11[c] * dy * dx
-                        y[out &+ c] = a + b + d + e
-                    }
-                    out &+= C
-                }
-            }
-        }
-    }
-}
-
 /// MEAN / SUM / REDUCE_MAX: the input visited in row-major order, accumulating into the output
 /// (the reference's order, so the same rounding). One thread: the parts would share outputs.
 struct ReduceStep {

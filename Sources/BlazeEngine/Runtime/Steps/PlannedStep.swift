@@ -15,7 +15,6 @@ enum PlannedStep {
     case concatenation(ConcatenationStep)
     case depthToSpace(DepthToSpaceStep)
     case stridedCopy(StridedCopyStep)
-    case resizeBilinear(ResizeBilinearStep)
     case reduce(ReduceStep)
     /// CONV_2D / FULLY_CONNECTED / DEPTHWISE_CONV_2D on the packed SIMD kernels (maybe fused).
     case packedConv(PackedConvStep)
@@ -34,7 +33,6 @@ enum PlannedStep {
         case .concatenation(let s): s.run()
         case .depthToSpace(let s): s.execute(pool)
         case .stridedCopy(let s): s.execute(pool)
-        case .resizeBilinear(let s): s.execute(pool)
         case .reduce(let s): s.run()
         case .packedConv(let s): s.execute(pool)
         case .simdRows(let s): s.execute(pool)
