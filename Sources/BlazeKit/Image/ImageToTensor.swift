@@ -138,17 +138,26 @@ extension VisionImage {
                 padding = LetterboxPadding(left: h, top: 0, right: h, bottom: 0)
             }
         }
-        // GetRotatedSubRectToRectTransformMatrix, same Float32 operation order.
-        let a = rw, b = rh, c = cos(theta), d = sin(theta), e = cx, f = cy, g = 1 / iw, h = 1 / ih
-        var m = [Float](repeating: 0, count: 16)
-        m[0] = a * c * g
-        m[1] = -b * d * g
-        m[3] = (-0.5 * a * c + 0.5 * b * d + e) * g
-        m[4] = a * d * h
-        m[5] = b * c * h
-        m[7] = (-0.5 * b * c - 0.5 * a * d + f) * h
-        m[10] = a * g
-        m[15] = 1
+        let m = rotatedSubRectToRectMatrix(centerX: cx, centerY: cy, width: rw, height: rh, rotation: theta,
+                                           imageWidth: iw, imageHeight: ih)
         return ImageToTensorTransform(projection: m, padding: padding, centerX: cx, centerY: cy, width: rw, height: rh, rotation: theta)
     }
+}
+
+/// MediaPipe's `GetRotatedSubRectToRectTransformMatrix` (PIPELINES.md S1 step 7): the 4×4
+/// row-major matrix from normalized coordinates of a rotated sub-rect (centre, size in pixels)
+/// to normalized image coordinates, in the C++ Float32 operation order.
+func rotatedSubRectToRectMatrix(centerX e: Float, centerY f: Float, width a: Float, height b: Float, rotation: Float,
+                                imageWidth iw: Float, imageHeight ih: Float) -> [Float] {
+    let c = cos(rotation), d = sin(rotation), g = 1 / iw, h = 1 / ih
+    var m = [Float](repeating: 0, count: 16)
+    m[0] = a * c * g
+    m[1] = -b * d * g
+    m[3] = (-0.5 * a * c + 0.5 * b * d + e) * g
+    m[4] = a * d * h
+    m[5] = b * c * h
+    m[7] = (-0.5 * b * c - 0.5 * a * d + f) * h
+    m[10] = a * g
+    m[15] = 1
+    return m
 }

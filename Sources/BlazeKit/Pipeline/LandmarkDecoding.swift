@@ -108,18 +108,6 @@ public func decodeWorldLandmarks(_ raw: UnsafeBufferPointer<Float>, count: Int, 
 /// `GetRotatedSubRectToRectTransformMatrix`, PIPELINES.md S1 step 7; Float32 in the C++ order).
 public func projectionMatrix(for rect: NormalizedRect, imageWidth: Int, imageHeight: Int) -> [Float] {
     let iw = Float(imageWidth), ih = Float(imageHeight)
-    let a = rect.width * iw, b = rect.height * ih
-    let c = cos(rect.rotation), d = sin(rect.rotation)
-    let e = rect.xCenter * iw, f = rect.yCenter * ih
-    let g = 1 / iw, h = 1 / ih
-    var m = [Float](repeating: 0, count: 16)
-    m[0] = a * c * g
-    m[1] = -b * d * g
-    m[3] = (-0.5 * a * c + 0.5 * b * d + e) * g
-    m[4] = a * d * h
-    m[5] = b * c * h
-    m[7] = (-0.5 * b * c - 0.5 * a * d + f) * h
-    m[10] = a * g
-    m[15] = 1
-    return m
+    return rotatedSubRectToRectMatrix(centerX: rect.xCenter * iw, centerY: rect.yCenter * ih, width: rect.width * iw,
+                                      height: rect.height * ih, rotation: rect.rotation, imageWidth: iw, imageHeight: ih)
 }
