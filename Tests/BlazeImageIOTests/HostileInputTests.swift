@@ -1,3 +1,4 @@
+import BlazeTestSupport
 import BlazeEngine
 import BlazeImageIO
 import BlazeKit
@@ -34,7 +35,7 @@ import Testing
     @Test(arguments: samples)
     func corruptedFilesNeverCrash(_ name: String) throws {
         let data = [UInt8](try fixtureData(name))
-        var random = TestRandom(seed: 99)
+        var random = SeededRandom(seed: 99)
         for _ in 0..<200 {
             var bad = data
             for _ in 0..<(1 + Int(random.next() % 8)) {

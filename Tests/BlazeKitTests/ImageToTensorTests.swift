@@ -1,3 +1,4 @@
+import BlazeTestSupport
 import BlazeEngine
 import BlazeImageIO
 import BlazeKit
@@ -6,7 +7,7 @@ import Testing
 
 @Suite struct ImageToTensorTests {
     func randomImage(_ w: Int, _ h: Int, _ format: PixelFormat, seed: UInt64 = 3) throws -> VisionImage {
-        var r = TestRandom(seed: seed)
+        var r = SeededRandom(seed: seed)
         var image = try VisionImage(width: w, height: h, format: format)
         image.withUnsafeMutablePlanes { planes in
             for p in planes { for i in 0..<p.bytes.count { p.bytes[i] = UInt8(truncatingIfNeeded: r.next()) } }

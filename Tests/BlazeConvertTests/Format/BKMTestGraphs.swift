@@ -1,22 +1,11 @@
+import BlazeTestSupport
 import BlazeEngine
 
-/// Deterministic pseudo-random numbers (BKMTestRandom), so hostile-file tests are reproducible.
-struct BKMTestRandom: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// Builds graphs op by op; output shapes come from the ops' own shape inference.
 struct BKMGraphBuilder {
     var graph = Graph(tensors: [], constants: [], nodes: [], inputs: [], outputs: [])
-    var rng = BKMTestRandom(seed: 42)
+    var rng = SeededRandom(seed: 42)
 
     mutating func input(_ name: String, _ shape: [Int]) -> Int {
         graph.tensors.append(TensorDescriptor(name: name, shape: shape))
@@ -84,7 +73,7 @@ enum BKMTestGraphs {
     /// A small but realistic net (convs, depthwise, pad, pool, concat, FC) with about 20 KB of weights.
     static func smallNet() throws -> Graph {
         var b = BKMGraphBuilder()
-        b.rng = BKMTestRandom(seed: 7)
+        b.rng = SeededRandom(seed: 7)
         let x = b.input("input", [1, 32, 32, 3])
         let c1 = try b.op(.conv2D(Conv2DParams(strideH: 2, strideW: 2, padding: .same, activation: .relu)),
                           [x, b.constant("c1/w", [16, 3, 3, 3]), b.constant("c1/b", [16])], "c1")

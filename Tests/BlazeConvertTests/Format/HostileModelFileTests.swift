@@ -1,3 +1,4 @@
+import BlazeTestSupport
 import Testing
 @testable import BlazeConvert
 @testable import BlazeEngine
@@ -55,7 +56,7 @@ struct HostileModelFileTests {
     func randomByteFlips(structureOnly: Bool) {
         let bytes = Self.smallNetBytes
         let range = structureOnly ? 0..<(64 + Int(field(bytes, 32))) : 0..<bytes.count
-        var rng = BKMTestRandom(seed: structureOnly ? 0xB1A2E : 0x5EED)
+        var rng = SeededRandom(seed: structureOnly ? 0xB1A2E : 0x5EED)
         var loaded = 0, refused = 0
         for trial in 0..<5000 {
             var damaged = bytes

@@ -1,3 +1,4 @@
+import BlazeTestSupport
 import BlazeEngine
 import Testing
 @testable import BlazeConvert
@@ -39,7 +40,7 @@ import Testing
         let original = try TFLiteTestSupport.model(stem)
         let structure = try structuralPositions(original)
         #expect(structure.count > 1000)
-        var rng = TFLiteFuzzRNG(seed: seed)
+        var rng = SeededRandom(seed: seed)
         var outcome = Outcome()
         for trial in 0..<trials {
             var bytes = original

@@ -1,3 +1,4 @@
+import BlazeTestSupport
 @testable import BlazeConvert
 import BlazeEngine
 import Foundation
@@ -225,7 +226,7 @@ struct ZipHostileInputTests {
             let start = ZipPatch.dataStart(original, record: record)
             return start ..< start + Int(ZipPatch.u32(original, record + 20))
         }
-        var rng = ZipTestRandom(seed: seed)
+        var rng = SeededRandom(seed: seed)
         var failures = 0, successes = 0
         for trial in 0 ..< trials {
             var bytes = original

@@ -81,18 +81,6 @@ enum ZipPatch {
     }
 }
 
-/// SplitMix64: a tiny seeded generator so the random tests are reproducible.
-struct ZipTestRandom: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// SHA-256 (FIPS 180-4), to compare extracted bytes with the digests in expected.json.
 enum ZipTestSHA256 {

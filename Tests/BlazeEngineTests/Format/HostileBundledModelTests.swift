@@ -26,7 +26,7 @@ struct HostileBundledModelTests {
 
     @Test func randomByteFlipsLoadOrThrow() throws {
         let original = [UInt8](try Data(contentsOf: Self.smallest))
-        var rng = SplitMix64(seed: 0xB1A2E)
+        var rng = SeededRandom(seed: 0xB1A2E)
         var loaded = 0, thrown = 0
         for trial in 0..<3000 {
             var bytes = original
@@ -50,15 +50,3 @@ struct HostileBundledModelTests {
     }
 }
 
-/// A small deterministic generator for seeded tests.
-struct SplitMix64 {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

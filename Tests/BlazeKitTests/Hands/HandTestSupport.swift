@@ -4,20 +4,6 @@ import Foundation
 import Testing
 @testable import BlazeKit
 
-/// MediaPipe 0.10.21 legacy hands JSON (Tests/Fixtures/testdata/reference/*.hands_model_complexity_*.json).
-struct HandReferenceFile: Decodable {
-    struct Point: Decodable { let x: Float; let y: Float; let z: Float }
-    struct Handedness: Decodable { let label: String; let score: Float; let index: Int }
-    struct Hand: Decodable {
-        let handedness: Handedness
-        let landmarks: [Point]
-        let world_landmarks_m: [Point]
-    }
-    let width: Int
-    let height: Int
-    let hands: [Hand]
-}
-
 /// One reference hand reduced to what the comparisons need.
 struct HandReferenceHand {
     var label: String
@@ -44,7 +30,7 @@ enum HandTestData {
 
     static func reference(_ stem: String, complexity: Int) throws -> (width: Int, height: Int, hands: [HandReferenceHand]) {
         let url = RepoPaths.referenceOutputs.appendingPathComponent("\(stem).hands_model_complexity_\(complexity).json")
-        let file = try JSONDecoder().decode(HandReferenceFile.self, from: Data(contentsOf: url))
+        let file = try JSONDecoder().decode(ReferenceHands.self, from: Data(contentsOf: url))
         let hands = file.hands.map { h in
             HandReferenceHand(label: h.handedness.label, score: h.handedness.score, index: h.handedness.index,
                           landmarks: h.landmarks.map { NormalizedLandmark(x: $0.x, y: $0.y, z: $0.z) },

@@ -1,3 +1,4 @@
+import BlazeTestSupport
 import BlazeImageIO
 import Foundation
 import Testing
@@ -112,7 +113,7 @@ struct HandVideoTests {
     @Test func smoothingLowersJitter() throws {
         let still = try HandTestData.photo("hand_thumb_up_blue_bg.jpg")
         let (pixels, w, h) = try still.handTestUprightRGB()
-        var random = TestRandom(seed: 6)
+        var random = SeededRandom(seed: 6)
         let frames: [VisionImage] = try (0..<8).map { _ in
             let noisy = pixels.map { p in UInt8(clamping: Int(p) + Int(random.next() % 13) - 6) }
             return try VisionImage(copying: noisy, width: w, height: h, format: .rgb8)
