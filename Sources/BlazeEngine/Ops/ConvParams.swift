@@ -136,3 +136,15 @@ public struct FullyConnectedParams: Sendable, Equatable {
         return [count / weights[1], weights[0]]
     }
 }
+
+extension ConvGeometry {
+    /// The same conv computed straight on the unpadded `source` of a zero PAD that added `top` rows
+    /// and `left` columns in front (and any number behind): taps that fall in the padding read zeros
+    /// either way, and the output size is unchanged.
+    func foldingPad(top: Int, left: Int, source: [Int]) -> ConvGeometry {
+        var g = self
+        g.inH = source[1]; g.inW = source[2]
+        g.padTop += top; g.padLeft += left
+        return g
+    }
+}

@@ -2,13 +2,14 @@
 ///
 /// 1. Lifetimes in op steps: a tensor lives from the step that writes it to its last reader. Graph
 ///    inputs live from before the first step to the end (so a caller can run again on the same
-///    inputs), graph outputs to the end.
+///    inputs), graph outputs to the end. `extendedReads` adds reads a fused step makes beyond the
+///    graph's own (a folded PAD's source read by its conv, see `PadFolding`).
 /// 2. Tensors that can share memory form a group with one offset:
 ///    - a RESHAPE output always shares its input's memory (the bytes are already in place, the
 ///      step becomes a no-op);
 ///    - with `inPlace`, an elementwise op (binary, unary, PRELU) writes into the memory of an
 ///      input that has the output's shape and dies at that step (no later reader in its group, no
-///      other operand of the op in the same group).
+///      other operand of the op in the same group), preferably one a conv wrote.
 /// 3. Groups whose lifetimes do not overlap share memory: greedy by size (largest first), first fit,
 ///    offsets 64-byte aligned.
 struct ArenaPlan {
@@ -28,7 +29,7 @@ struct ArenaPlan {
 
     static let alignmentFloats = 16
 
-    init(graph: Graph, inPlace: Bool = true) {
+    init(graph: Graph, inPlace: Bool = true, extendedReads: [Int: Int] = [:]) {
         let tensorCount = graph.tensors.count
         let end = graph.nodes.count
         var first = [Int](repeating: Int.max, count: tensorCount)
@@ -39,6 +40,7 @@ struct ArenaPlan {
             for t in node.outputs { first[t] = min(first[t], step); last[t] = max(last[t], step) }
         }
         for o in graph.outputs { last[o] = end }
+        for (t, step) in extendedReads { last[t] = max(last[t], step) }
 
         func isPlanned(_ t: Int) -> Bool { graph.tensors[t].constant == nil && first[t] != Int.max }
         let sizes = (0..<tensorCount).map { Self.roundUp(ShapeMath.elementCount(graph.tensors[$0].shape) ?? 0) }
@@ -54,6 +56,14 @@ struct ArenaPlan {
             groupLast[g] = max(groupLast[g], last[t])
             groupSize[g] = max(groupSize[g], sizes[t])
         }
+        var producer = [Op?](repeating: nil, count: tensorCount)
+        for node in graph.nodes { for t in node.outputs { producer[t] = node.op } }
+        func convWritten(_ t: Int) -> Bool {
+            switch producer[t] {
+            case .conv2D?, .depthwiseConv2D?: return true
+            default: return false
+            }
+        }
         for (step, node) in graph.nodes.enumerated() {
             guard let out = node.outputs.first, isPlanned(out), group[out] == out else { continue }
             let outShape = graph.tensors[out].shape
@@ -65,7 +75,11 @@ struct ArenaPlan {
                 }
             case .binary, .unary, .prelu:
                 guard inPlace else { break }
-                let candidates = node.op == .prelu ? [0] : Array(node.inputs.indices)
+                // Prefer an operand a conv wrote: the fused conv step then writes the result where its
+                // own output would have gone, a lifetime that already spans that step (see FusionPlan).
+                let candidates = node.op == .prelu ? [0] : node.inputs.indices.sorted { a, b in
+                    convWritten(node.inputs[a]) && !convWritten(node.inputs[b])
+                }
                 for k in candidates {
                     let t = node.inputs[k], g = group[t]
                     guard isPlanned(t), groupLast[g] == step, Self.sameIndexing(graph.tensors[t].shape, outShape) else { continue }

@@ -44,7 +44,9 @@ public final class Session {
         self.threads = threads
         let graph = model.graph
         // Reference kernels keep the plain plan: every tensor its own memory, no in-place writes.
-        let plan = ArenaPlan(graph: graph, inPlace: kernels == .optimized)
+        // The optimised plan folds zero PADs into the convs reading them.
+        let folding = kernels == .optimized ? PadFolding(graph: graph) : nil
+        let plan = ArenaPlan(graph: graph, inPlace: kernels == .optimized, extendedReads: folding?.extendedReads ?? [:])
         self.plan = plan
         arena = AlignedFloatBuffer(count: plan.floatCount)
         let arenaBase = arena.pointer
@@ -68,20 +70,25 @@ public final class Session {
         var steps: [Step] = []
         var planned: [PlannedStep] = []
         // Conv → ADD / PRELU / RELU fusion, decided once from the graph and the arena addresses.
-        let fusion = kernels == .optimized ? FusionPlan(graph: graph, pointer: pointer) : nil
+        let fusion = folding.map { FusionPlan(graph: graph, folding: $0, pointer: pointer) }
         for (index, node) in graph.nodes.enumerated() {
-            let inputs = node.inputs.map { view($0).readOnly }
+            let fold = folding?.folds[index]
+            let inputs = node.inputs.indices.map { slot in
+                view(folding?.input(slot, of: node, at: index) ?? node.inputs[slot]).readOnly
+            }
             let fused = fusion?.fused[index]
             let output = view(fused?.output ?? node.outputs[0])
             switch kernels {
             case .reference:
                 steps.append(Step(op: node.op, inputs: inputs, output: output))
             case .optimized:
-                if fusion?.skipped.contains(index) == true { planned.append(.none); continue }
+                if fusion?.skipped.contains(index) == true || folding?.skipped.contains(index) == true {
+                    planned.append(.none); continue
+                }
                 do {
                     planned.append(try PlannedStep.make(node.op, inputs: inputs, output: output,
                                                         scratch: scratchCount > 0 ? scratch.pointer : nil, threads: threads,
-                                                        fusion: fused?.fusion))
+                                                        fusion: fused?.fusion, foldedPad: fold))
                 } catch {
                     preconditionFailure("Session: validated graph failed to plan \(node.op.name): \(error)")
                 }

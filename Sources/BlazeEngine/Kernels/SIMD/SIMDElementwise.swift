@@ -146,7 +146,6 @@ public struct Pool2DKernel: Sendable {
         let g = geometry
         let H = g.inH, W = g.inW, C = g.inC
         let act = ActivationBounds(params.activation)
-        let L = V.laneCount
         for r in rows {
             let n = r / g.outH, oy = r - n * g.outH
             let image = input + n &* H &* W &* C
@@ -157,40 +156,48 @@ public struct Pool2DKernel: Sendable {
                 let xStart = max(0, -ix0), xEnd = min(g.kernelW, W &- ix0)
                 let cells = (yEnd &- yStart) &* (xEnd &- xStart)
                 precondition(cells > 0, "POOL_2D window entirely outside the image")
-                let out = output + (r &* g.outW &+ ox) &* C
-                let first = image + ((iy0 &+ yStart) &* W &+ ix0 &+ xStart) &* C
-                let div = Float(cells)
+                let window = PoolWindow(first: image + ((iy0 &+ yStart) &* W &+ ix0 &+ xStart) &* C,
+                                        out: output + (r &* g.outW &+ ox) &* C,
+                                        rows: yEnd &- yStart, columns: xEnd &- xStart, C: C, rowStride: W &* C,
+                                        scale: 1 / Float(cells), average: average, act: act)
+                // Channels covered by the widest vectors first, then 8, 4 and 1 (C = 28 → 16 + 8 + 4).
                 var c = 0
-                while c &+ L <= C {
-                    var acc = average ? V.zero : V(splat: -Float.greatestFiniteMagnitude)
-                    var rowp = first + c
-                    for _ in yStart..<yEnd {
-                        var p = rowp
-                        for _ in xStart..<xEnd {
-                            acc = average ? acc.add(V.load(p)) : acc.maxPool(V.load(p))
-                            p += C
-                        }
-                        rowp += W &* C
-                    }
-                    if average { acc = acc.mul(V(splat: 1 / div)) }
-                    act.apply(acc).store(out + c)
-                    c &+= L
-                }
-                while c < C {
-                    var acc: Float = average ? 0 : -Float.greatestFiniteMagnitude
-                    var rowp = first + c
-                    for _ in yStart..<yEnd {
-                        var p = rowp
-                        for _ in xStart..<xEnd {
-                            acc = average ? acc + p.pointee : acc.maxPool(p.pointee)
-                            p += C
-                        }
-                        rowp += W &* C
-                    }
-                    output[(r &* g.outW &+ ox) &* C &+ c] = act.apply(average ? acc / div : acc)
-                    c &+= 1
-                }
+                window.pool(V.self, &c)
+                window.pool(SIMD8<Float>.self, &c)
+                window.pool(SIMD4<Float>.self, &c)
+                window.pool(Float.self, &c)
             }
+        }
+    }
+}
+
+/// One output pixel of a pooling: its valid window in the NHWC input.
+private struct PoolWindow {
+    let first: UnsafePointer<Float>
+    let out: UnsafeMutablePointer<Float>
+    let rows: Int, columns: Int, C: Int, rowStride: Int
+    let scale: Float
+    let average: Bool
+    let act: ActivationBounds
+
+    /// Pools channels `c, c + L, …` while a whole vector of `L` lanes fits; advances `c`.
+    @inline(__always)
+    func pool<V: KernelVector>(_: V.Type, _ c: inout Int) {
+        let L = V.laneCount
+        while c &+ L <= C {
+            var acc = average ? V.zero : V(splat: -Float.greatestFiniteMagnitude)
+            var rowp = first + c
+            for _ in 0..<rows {
+                var p = rowp
+                for _ in 0..<columns {
+                    acc = average ? acc.add(V.load(p)) : acc.maxPool(V.load(p))
+                    p += C
+                }
+                rowp += rowStride
+            }
+            if average { acc = acc.mul(V(splat: scale)) }
+            act.apply(acc).store(out + c)
+            c &+= L
         }
     }
 }

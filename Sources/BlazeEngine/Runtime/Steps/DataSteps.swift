@@ -21,6 +21,15 @@ final class PadStep: ParallelJob {
         value = p.value
         var outShape = output.shape, inShape = input.shape, pads = p.paddings
         if outShape.isEmpty { outShape = [1]; inShape = [1]; pads = [[0, 0]] }
+        // Unpadded trailing dims merge into the one before: longer rows to copy (a spatial pad of
+        // [N,H,W,3] copies rows of W·3 floats, not 3).
+        while outShape.count > 1, pads[pads.count - 1] == [0, 0] {
+            let inner = inShape.removeLast()
+            outShape.removeLast(); pads.removeLast()
+            inShape[inShape.count - 1] *= inner
+            outShape[outShape.count - 1] *= inner
+            pads[pads.count - 1] = pads[pads.count - 1].map { $0 * inner }
+        }
         let rank = outShape.count
         outer = Array(outShape[..<(rank - 1)])
         before = pads.map { $0[0] }

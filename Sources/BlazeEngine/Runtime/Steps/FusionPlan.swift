@@ -1,15 +1,23 @@
 /// What a fused conv step folds into its kernel's epilogue (see `FusedEpilogue`):
 /// `y = prelu(residualActivation(act(conv + bias) + residual))`.
 struct ConvFusion {
+    /// Replaces the conv's own activation (`.none`) with a RELU-family op that follows it.
+    var activation: Activation?
     var residual: UnsafePointer<Float>?
     var residualActivation: Activation = .none
+    /// Channels per pixel of the residual when fewer than the output's (an ADD of a channel-padded
+    /// tensor); nil: the output's layout.
+    var residualChannels: Int?
     var prelu: UnsafePointer<Float>?
 }
 
 /// Which nodes of a graph the optimised path fuses, decided once per session from the graph and the
 /// arena addresses:
+/// - CONV_2D / DEPTHWISE_CONV_2D without activation → RELU / RELU6 / RELU_N1_TO_1,
 /// - CONV_2D / DEPTHWISE_CONV_2D → PRELU (per-channel constant alpha),
-/// - CONV_2D / DEPTHWISE_CONV_2D → ADD (same-shape residual) [→ RELU / RELU6 / RELU_N1_TO_1 | PRELU].
+/// - CONV_2D / DEPTHWISE_CONV_2D → ADD (same-shape residual) [→ RELU / RELU6 / RELU_N1_TO_1 | PRELU],
+/// - CONV_2D → PAD (zeros after the channels only) → ADD of the conv and the padded tensor [→ …]: the
+///   PAD's source is the residual, with fewer channels (BlazeFace's channel-growing shortcut).
 /// Only when the fused nodes follow each other directly in execution order, every intermediate
 /// tensor has exactly one consumer and is not a graph output, and the final output does not overlap
 /// the conv input (the residual is either the output itself or disjoint). The conv node then writes
@@ -26,7 +34,10 @@ struct FusionPlan {
     /// Nodes folded into an earlier conv node.
     private(set) var skipped: Set<Int> = []
 
-    init(graph: Graph, pointer: (Int) -> UnsafeMutablePointer<Float>) {
+    /// Channel PADs folded into a conv's residual (also in `skipped`).
+    private(set) var channelPads: Set<Int> = []
+
+    init(graph: Graph, folding: PadFolding, pointer: (Int) -> UnsafeMutablePointer<Float>) {
         let nodes = graph.nodes
         var consumers = [Int](repeating: 0, count: graph.tensors.count)
         for node in nodes { for t in node.inputs { consumers[t] += 1 } }
@@ -46,6 +57,30 @@ struct FusionPlan {
         func disjoint(_ a: UnsafePointer<Float>, _ n: Int, _ b: UnsafePointer<Float>, _ m: Int) -> Bool {
             a + n <= b || b + m <= a
         }
+        /// The ADD at `k` (or at `k + 1` after a channel PAD at `k`) of conv `c`'s output and a residual
+        /// of the same shape, or of a tensor zero-padded at the end of its channels only.
+        func residualAdd(at k: Int, conv c: Int, isDepthwise: Bool)
+            -> (node: Int, residual: Int, channels: Int?, activation: Activation)? {
+            let t = nodes[c].outputs[0]
+            let shape = graph.tensors[t].shape
+            func add(_ node: Node) -> (other: Int, activation: Activation)? {
+                guard case .binary(let bp) = node.op, bp.kind == .add, node.inputs.count == 2, node.inputs.contains(t),
+                      node.inputs[0] != node.inputs[1], graph.tensors[node.outputs[0]].shape == shape else { return nil }
+                return (node.inputs[0] == t ? node.inputs[1] : node.inputs[0], bp.activation)
+            }
+            if let a = add(nodes[k]) {
+                guard graph.tensors[a.other].shape == shape else { return nil }
+                return (k, a.other, nil, a.activation)
+            }
+            // conv → PAD(x, channels only) → ADD(conv, padded x)
+            guard !isDepthwise, k + 1 < nodes.count, case .pad(let p) = nodes[k].op, p.value == 0,
+                  p.paddings.count == shape.count, p.paddings.dropLast().allSatisfy({ $0 == [0, 0] }),
+                  p.paddings.last?[0] == 0 else { return nil }
+            let padded = nodes[k].outputs[0], source = nodes[k].inputs[0]
+            guard intermediate(padded), graph.tensors[source].constant == nil, let a = add(nodes[k + 1]), a.other == padded,
+                  let rc = graph.tensors[source].shape.last else { return nil }
+            return (k + 1, source, rc, a.activation)
+        }
 
         var i = 0
         while i < nodes.count {
@@ -54,18 +89,24 @@ struct FusionPlan {
             guard conv.outputs.count == 1, conv.inputs.count >= 2 else { continue }
             let t = conv.outputs[0]
             let channels: Int
+            let isDepthwise: Bool
+            let activation: Activation
             switch conv.op {
             case .conv2D(let p):
+                activation = p.activation
                 guard let g = try? p.geometry(input: graph.tensors[conv.inputs[0]].shape,
                                               filter: graph.tensors[conv.inputs[1]].shape) else { continue }
                 // Baseline build: only pointwise convs (OpenBLAS inside the packed kernel) are fused;
                 // the others stay on im2col + OpenBLAS.
                 if !SIMDBuild.isTuned && !GemmStep.isPointwise(g) { continue }
                 channels = g.outC
+                isDepthwise = false
             case .depthwiseConv2D(let p):
+                activation = p.activation
                 guard let g = try? p.geometry(input: graph.tensors[conv.inputs[0]].shape,
                                               filter: graph.tensors[conv.inputs[1]].shape) else { continue }
                 channels = g.outC
+                isDepthwise = true
             default: continue
             }
             guard intermediate(t), i + 1 < nodes.count else { continue }
@@ -74,25 +115,21 @@ struct FusionPlan {
             let next = nodes[i + 1]
             if let a = preluAlpha(next, input: t, channels: channels) {
                 fusion.prelu = UnsafePointer(pointer(a))
-            } else if case .binary(let bp) = next.op, bp.kind == .add, next.inputs.count == 2,
-                      next.inputs.contains(t), next.inputs[0] != next.inputs[1] {
-                let r = next.inputs[0] == t ? next.inputs[1] : next.inputs[0]
-                let u = next.outputs[0]
-                guard graph.tensors[r].shape == graph.tensors[t].shape, graph.tensors[u].shape == graph.tensors[t].shape
-                else { continue }
-                fusion.residual = UnsafePointer(pointer(r))
-                fusion.residualActivation = bp.activation
-                if intermediate(u), i + 2 < nodes.count {
-                    let after = nodes[i + 2]
+            } else if activation == .none, case .unary(let kind) = next.op, next.inputs == [t], let a = kind.clampActivation {
+                fusion.activation = a
+            } else if let add = residualAdd(at: i + 1, conv: i, isDepthwise: isDepthwise) {
+                fusion.residual = UnsafePointer(pointer(add.residual))
+                fusion.residualChannels = add.channels
+                fusion.residualActivation = add.activation
+                last = add.node
+                let u = nodes[add.node].outputs[0]
+                if intermediate(u), add.node + 1 < nodes.count {
+                    let after = nodes[add.node + 1]
                     if let a = preluAlpha(after, input: u, channels: channels) {
-                        fusion.prelu = UnsafePointer(pointer(a)); last = i + 2
-                    } else if case .unary(let kind) = after.op, bp.activation == .none, after.inputs == [u] {
-                        switch kind {
-                        case .relu: fusion.residualActivation = .relu; last = i + 2
-                        case .relu6: fusion.residualActivation = .relu6; last = i + 2
-                        case .reluMinus1To1: fusion.residualActivation = .reluMinus1To1; last = i + 2
-                        default: break
-                        }
+                        fusion.prelu = UnsafePointer(pointer(a)); last = add.node + 1
+                    } else if case .unary(let kind) = after.op, add.activation == .none, after.inputs == [u],
+                              let a = kind.clampActivation {
+                        fusion.residualActivation = a; last = add.node + 1
                     }
                 }
             } else {
@@ -101,12 +138,31 @@ struct FusionPlan {
             let out = nodes[last].outputs[0]
             let n = count(out)
             let y = UnsafePointer(pointer(out))
-            let x = UnsafePointer(pointer(conv.inputs[0]))
-            guard disjoint(y, n, x, count(conv.inputs[0])) else { continue }
-            if let r = fusion.residual, r != y, !disjoint(y, n, r, n) { continue }
+            let input = folding.input(0, of: conv, at: i)
+            let x = UnsafePointer(pointer(input))
+            guard disjoint(y, n, x, count(input)) else { continue }
+            if let r = fusion.residual, let rc = fusion.residualChannels {
+                // A narrower residual is read at other offsets than the output is written: disjoint only.
+                guard disjoint(y, n, r, n / channels * rc) else { continue }
+            } else if let r = fusion.residual, r != y, !disjoint(y, n, r, n) {
+                continue
+            }
             fused[i] = Entry(fusion: fusion, output: out)
             for j in (i + 1)...last { skipped.insert(j) }
+            if fusion.residualChannels != nil { channelPads.insert(i + 1) }
             i = last
+        }
+    }
+}
+
+extension UnaryKind {
+    /// The fused activation equal to this op, for the RELU family.
+    var clampActivation: Activation? {
+        switch self {
+        case .relu: return .relu
+        case .relu6: return .relu6
+        case .reluMinus1To1: return .reluMinus1To1
+        default: return nil
         }
     }
 }

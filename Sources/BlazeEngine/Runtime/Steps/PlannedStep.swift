@@ -44,16 +44,23 @@ enum PlannedStep {
     ///
     /// `fusion` (CONV_2D / DEPTHWISE_CONV_2D only) folds the following ADD / PRELU / RELU nodes into
     /// the kernel's epilogue; `out` is then the last fused node's output (see `FusionPlan`).
+    /// `foldedPad` (same ops): `x[0]` is the unpadded source of a zero PAD the conv absorbs (see
+    /// `PadFolding`).
     static func make(_ op: Op, inputs x: [TensorView], output out: MutableTensorView,
                      scratch: UnsafeMutablePointer<Float>?, threads: Int,
-                     fusion: ConvFusion? = nil) throws -> PlannedStep {
+                     fusion: ConvFusion? = nil, foldedPad: PadFolding.Fold? = nil) throws -> PlannedStep {
         let bias = x.count > 2 ? x[2].data : nil
+        func folded(_ g: ConvGeometry) -> ConvGeometry {
+            foldedPad.map { g.foldingPad(top: $0.top, left: $0.left, source: x[0].shape) } ?? g
+        }
         switch op {
-        case .conv2D(let p):
-            let g = try p.geometry(input: x[0].shape, filter: x[1].shape)
+        case .conv2D(var p):
+            if let a = fusion?.activation { p.activation = a }
+            let g = folded(try p.geometry(input: foldedPad?.paddedShape ?? x[0].shape, filter: x[1].shape))
             if fusion != nil || useSIMDConv(g) {
                 let k = PackedConv2D(params: p, geometry: g, filter: x[1].data, bias: bias, prelu: fusion?.prelu,
-                                     residualActivation: fusion?.residualActivation ?? .none)
+                                     residualActivation: fusion?.residualActivation ?? .none,
+                                     residualChannels: fusion?.residualChannels)
                 return .packedConv(PackedConvStep(.conv(k), input: x[0].data, output: out.data,
                                                   residual: fusion?.residual, threads: threads))
             }
@@ -68,8 +75,9 @@ enum PlannedStep {
             }
             return .gemm(GemmStep(fullyConnected: p.activation, input: x[0].data, inputCount: x[0].count, weights: x[1].data,
                                   weightsShape: x[1].shape, bias: bias, output: out.data))
-        case .depthwiseConv2D(let p):
-            let g = try p.geometry(input: x[0].shape, filter: x[1].shape)
+        case .depthwiseConv2D(var p):
+            if let a = fusion?.activation { p.activation = a }
+            let g = folded(try p.geometry(input: foldedPad?.paddedShape ?? x[0].shape, filter: x[1].shape))
             // Both builds: the packed kernel is 3× faster than the row step even without FMA.
             let k = PackedDepthwiseConv2D(params: p, geometry: g, filter: x[1].data, bias: bias, prelu: fusion?.prelu,
                                           residualActivation: fusion?.residualActivation ?? .none)
