@@ -4,7 +4,7 @@ import BlazeModels
 /// Command line of `bench`:
 ///
 ///     bench [--json] [--threads N] [--model STEM]… [--runs N] [--no-alloc-count]
-///     bench --profile [--threads N] [--model STEM]…   (time per op, slowest first)
+///     bench --profile [--threads N] [--model STEM]… [--top N]   (time per op, slowest first)
 ///
 /// `--threads N` measures every model at N threads (default: every core); `--model` filters (repeat
 /// it for several; model stems or pipeline names such as `faces_fast`); `--runs N` fixes the timed runs per model (default: about 1.5 s worth, 10–500);
@@ -21,9 +21,11 @@ struct BenchOptions {
     var warmup = 5
     var allocProbe: BundledModel?
     var profile = false
+    /// `--profile`: ops listed one by one (slowest first).
+    var profileTop = 25
     var countAllocations = true
 
-    static let usage = "usage: bench [--json] [--threads N] [--model STEM]… [--runs N] [--no-alloc-count] | bench --profile [--threads N] [--model STEM]…"
+    static let usage = "usage: bench [--json] [--threads N] [--model STEM]… [--runs N] [--no-alloc-count] | bench --profile [--threads N] [--model STEM]… [--top N]"
 
     init(_ args: [String]) throws {
         var i = 0
@@ -52,6 +54,7 @@ struct BenchOptions {
             case "--runs": runs = try positive("--runs")
             case "--alloc-probe": allocProbe = try model(try next())
             case "--profile": profile = true
+            case "--top": profileTop = try positive("--top")
             case "--no-alloc-count": countAllocations = false
             case "-h", "--help": throw BlazeError(.invalidInput, Self.usage)
             default: throw BlazeError(.invalidInput, "unknown option \(args[i]); \(Self.usage)")

@@ -107,10 +107,16 @@ func profile(_ options: BenchOptions) throws {
         for (op, ms) in byOp.sorted(by: { $0.value > $1.value }) {
             print("  " + op.padding(toLength: 22, withPad: " ", startingAt: 0) + String(format: "%8.3f ms %5.1f %%", ms, 100 * ms / total))
         }
-        for s in steps.sorted(by: { $0.medianMs > $1.medianMs }).prefix(25) {
+        let graph = session.model.graph
+        for s in steps.sorted(by: { $0.medianMs > $1.medianMs }).prefix(options.profileTop) {
+            let node = graph.nodes[s.node]
+            let macs = node.op.multiplyAccumulates(inputs: node.inputs.map { graph.tensors[$0].shape }, output: s.outputShape)
+            let inputShape = graph.tensors[node.inputs[0]].shape
+            let rate = macs > 0 && s.medianMs > 0 ? String(format: "  %6.1f GFLOP/s", 2 * Double(macs) / s.medianMs / 1e6) : ""
             print(String(format: "  #%-4d", s.node) + s.op.padding(toLength: 20, withPad: " ", startingAt: 0)
-                  + "[" + s.outputShape.map(String.init).joined(separator: ",") + "]".padding(toLength: 1, withPad: " ", startingAt: 0)
-                  + String(format: "  %.4f ms", s.medianMs))
+                  + ("[" + inputShape.map(String.init).joined(separator: ",") + "] → [" + s.outputShape.map(String.init).joined(separator: ",") + "]")
+                    .padding(toLength: 36, withPad: " ", startingAt: 0)
+                  + String(format: "  %.4f ms", s.medianMs) + rate)
         }
     }
 }

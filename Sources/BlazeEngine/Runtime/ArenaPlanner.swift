@@ -9,7 +9,7 @@
 ///      step becomes a no-op);
 ///    - with `inPlace`, an elementwise op (binary, unary, PRELU) writes into the memory of an
 ///      input that has the output's shape and dies at that step (no later reader in its group, no
-///      other operand of the op in the same group), preferably one a conv wrote.
+///      other operand of the op in the same group), preferably the one written earliest.
 /// 3. Groups whose lifetimes do not overlap share memory: greedy by size (largest first), first fit,
 ///    offsets 64-byte aligned.
 struct ArenaPlan {
@@ -56,14 +56,6 @@ struct ArenaPlan {
             groupLast[g] = max(groupLast[g], last[t])
             groupSize[g] = max(groupSize[g], sizes[t])
         }
-        var producer = [Op?](repeating: nil, count: tensorCount)
-        for node in graph.nodes { for t in node.outputs { producer[t] = node.op } }
-        func convWritten(_ t: Int) -> Bool {
-            switch producer[t] {
-            case .conv2D?, .depthwiseConv2D?: return true
-            default: return false
-            }
-        }
         for (step, node) in graph.nodes.enumerated() {
             guard let out = node.outputs.first, isPlanned(out), group[out] == out else { continue }
             let outShape = graph.tensors[out].shape
@@ -75,10 +67,11 @@ struct ArenaPlan {
                 }
             case .binary, .unary, .prelu:
                 guard inPlace else { break }
-                // Prefer an operand a conv wrote: the fused conv step then writes the result where its
-                // own output would have gone, a lifetime that already spans that step (see FusionPlan).
+                // Prefer the operand written earliest: in a residual block that is the block input
+                // (the fused conv then adds it in place: one stream through memory instead of two),
+                // and it keeps the conv's result apart from the conv's input (see FusionPlan).
                 let candidates = node.op == .prelu ? [0] : node.inputs.indices.sorted { a, b in
-                    convWritten(node.inputs[a]) && !convWritten(node.inputs[b])
+                    (first[node.inputs[a]], a) < (first[node.inputs[b]], b)
                 }
                 for k in candidates {
                     let t = node.inputs[k], g = group[t]

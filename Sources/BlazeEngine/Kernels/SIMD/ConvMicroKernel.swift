@@ -36,6 +36,10 @@ struct ConvTileJob {
     /// Pixels `storeFrom..<storeTo` of the tile are written (the others were shifted in to keep
     /// the tile full and belong to a neighbouring tile).
     var storeFrom: Int, storeTo: Int
+    /// The block holds every output channel, at least half of its last vector (and the residual,
+    /// if any, has them all too): a whole-vector store past `outLanes` then only touches the next
+    /// pixel's channels, which the tile stores afterwards (see `ConvFinish`).
+    var spill: Bool = false
     /// Fusion flags (see `ConvFinish`) and clamp bounds (±∞ when absent).
     var mode: Int
     var lo: Float, hi: Float, lo2: Float, hi2: Float
@@ -118,6 +122,33 @@ enum ConvFinish<V: KernelVector, let MR: Int, let NV: Int, let F: Int> {
             return
         }
         let outLanes = j.outLanes, resLanes = j.resLanes
+        if j.spill && j.storeFrom == 0 && j.storeTo == MR {
+            // Every pixel stored, O not a multiple of the lanes: compute all pixels first (every
+            // residual read before any store, so an in-place residual is safe), then store whole
+            // vectors in pixel order. Pixel m's lanes past O land on pixel m + 1, stored right
+            // after; only the tile's last vector is stored lane-exact.
+            var ys = InlineArray<MR, InlineArray<NV, V>>(repeating: InlineArray<NV, V>(repeating: V.zero))
+            for m in 0..<MR {
+                let r = (residual ? j.residual! : j.bias) + m &* j.ldr
+                for v in 0..<NV {
+                    var y = acc[m][v].add(bias[v])
+                    if clamp { y = y.clampedBelow(lo).clampedAbove(hi) }
+                    if residual {
+                        let rv: V = m == MR - 1 && v == NV - 1 ? V.load(r + v &* L, count: resLanes &- v &* L) : V.load(r + v &* L)
+                        y = y.add(rv).clampedBelow(lo2).clampedAbove(hi2)
+                    }
+                    if prelu { y = y.prelu(alpha[v]) }
+                    ys[m][v] = y
+                }
+            }
+            for m in 0..<MR {
+                let o = j.out + m &* j.ldo
+                for v in 0..<NV {
+                    if m == MR - 1 && v == NV - 1 { ys[m][v].store(o + v &* L, count: outLanes &- v &* L) } else { ys[m][v].store(o + v &* L) }
+                }
+            }
+            return
+        }
         for m in 0..<MR where m >= j.storeFrom && m < j.storeTo {
             let o = j.out + m &* j.ldo
             for v in 0..<NV {

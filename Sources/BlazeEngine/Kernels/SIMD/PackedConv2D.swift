@@ -266,6 +266,8 @@ public final class PackedConv2D: @unchecked Sendable {
         let base = UnsafePointer(storage.pointer)
         j.outLanes = min(b.nv * ConvTiles.lanes, geometry.outC - b.channel)
         j.resLanes = max(0, min(b.nv * ConvTiles.lanes, residualChannels - b.channel))
+        j.spill = b.channel == 0 && b.nv * ConvTiles.lanes >= geometry.outC && 2 * geometry.outC >= b.nv * ConvTiles.lanes
+            && residualChannels == geometry.outC
         j.bias = base + biasOffset + b.channel
         j.alpha = base + alphaOffset + b.channel
     }

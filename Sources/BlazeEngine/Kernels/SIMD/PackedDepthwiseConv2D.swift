@@ -383,7 +383,13 @@ enum DWTiles<V: KernelVector, let K: Int, let S: Int, let T: Int, let B: Int> {
         let L = V.laneCount
         var cols = InlineArray<20, V>(repeating: V.zero)
         for q in 0..<span {
-            if !checked || (q >= qLo && q < qHi) { cols[q] = V.load(cp + q &* C) }
+            if checked {
+                // Branch-free: load a column that exists, then zero it when it is padding.
+                let v = V.load(cp + min(max(q, qLo), qHi &- 1) &* C)
+                cols[q] = q >= qLo && q < qHi ? v : V.zero
+            } else {
+                cols[q] = V.load(cp + q &* C)
+            }
         }
         for kx in 0..<K {
             let wv = V.load(wb + kx &* L)
