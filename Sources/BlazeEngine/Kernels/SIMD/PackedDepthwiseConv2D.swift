@@ -94,10 +94,12 @@ public final class PackedDepthwiseConv2D: @unchecked Sendable {
         if path != .general {
             var bestCost = Double.infinity
             for t in DWShapes.tilePixels {
-                let b = DWShapes.tileVectors(pixels: t)
-                if b > max(wide, 1) { continue }
+                let b = DWShapes.tileVectors(pixels: t, path: path)
+                if b == 0 || b > max(wide, 1) { continue }
                 let computed = ((g.outW + t - 1) / t) * t
-                let cost = Double(max(computed, t)) * (1 + 0.04 * Double(b - 1))
+                // Fewer than 8 accumulators leave the add/FMA latency exposed (the baseline's 4×1).
+                let latency = 8 / Double(min(8, t * b))
+                let cost = Double(max(computed, t)) * (1 + 0.04 * Double(b - 1)) * latency
                 if cost < bestCost { bestCost = cost; tileWide = t }
             }
         }
@@ -113,10 +115,14 @@ public final class PackedDepthwiseConv2D: @unchecked Sendable {
             let stride = ((taps + 2) * lanes + 15) & ~15          // 64-byte aligned blocks
             var n = (g.inC - c) / lanes
             while n > 0 {
-                let t = lanes == DWShapes.laneWidths[0] ? tileWide : DWShapes.tilePixels[0]
-                let b = min(DWShapes.tileVectors(pixels: t), n)
-                let pixels = b == DWShapes.tileVectors(pixels: t) ? t : DWShapes.tilePixels[0]
-                let count = b == DWShapes.tileVectors(pixels: t) ? b : 1
+                let wideLanes = lanes == DWShapes.laneWidths[0]
+                var t = wideLanes ? tileWide : DWShapes.tilePixels[0]
+                if DWShapes.tileVectors(pixels: t, path: path) == 0 { t = DWShapes.tilePixels[0] }   // no such tile here
+                // Narrower lanes (channel tails) always run one vector per tile.
+                let full = wideLanes ? DWShapes.tileVectors(pixels: t, path: path) : 1
+                let b = min(full, n)
+                let pixels = b == full ? t : DWShapes.tilePixels[0]
+                let count = b == full ? b : 1
                 list.append(Group(channel: c, lanes: lanes, count: count, tilePixels: pixels, offset: offset, stride: stride))
                 c += count * lanes
                 offset += count * stride
@@ -253,15 +259,23 @@ enum DWShapes {
     static let tilePixels = [8, 4, 2]
     #else
     static let laneWidths = [4, 1]
-    static let tilePixels = [4]
+    static let tilePixels = [4, 2]
     #endif
 
     /// Channel vectors per tile for a tile of `pixels` pixels (8 accumulators hide FMA latency).
-    static func tileVectors(pixels: Int) -> Int {
+    static func tileVectors(pixels: Int, path: PackedDepthwiseConv2D.Path) -> Int {
         #if BLAZE_TUNED
         return 8 / pixels
         #else
-        return 1
+        // 16 SSE registers: 8 accumulators (enough independent add chains to hide the latency)
+        // fit beside the input columns of a 3×3 row only: 4 pixels × 2 vectors at stride 1
+        // (6 columns), 2 pixels × 4 vectors at stride 2 (5 columns).
+        switch (pixels, path) {
+        case (4, .k3s1): return 2
+        case (2, .k3s2): return 4
+        case (2, _): return 0
+        default: return 1
+        }
         #endif
     }
 }
@@ -301,8 +315,10 @@ enum DWRowK<let K: Int, let S: Int>: DWRowKernel {
         default: DWTiles<Float, K, S, 8, 1>.row(j, channel: g.channel)
         }
         #else
-        switch g.lanes {
-        case 4: DWTiles<SIMD4<Float>, K, S, 4, 1>.row(j, channel: g.channel)
+        switch (g.lanes, g.count) {
+        case (4, 2): DWTiles<SIMD4<Float>, K, S, 4, 2>.row(j, channel: g.channel)
+        case (4, 4): DWTiles<SIMD4<Float>, K, S, 2, 4>.row(j, channel: g.channel)
+        case (4, _): DWTiles<SIMD4<Float>, K, S, 4, 1>.row(j, channel: g.channel)
         default: DWTiles<Float, K, S, 4, 1>.row(j, channel: g.channel)
         }
         #endif
