@@ -47,7 +47,7 @@ struct ConvTileJob {
 
 enum ConvTile<V: KernelVector, let MR: Int, let NV: Int> {
     /// K loop, then the epilogue specialised for the layer's fusion (`j.mode`). The epilogue runs
-    /// out of line on the accumulators passed by value: then every accumulator access here has a
+    /// out of line on a copy of the accumulators: then every accumulator access here has a
     /// constant index and they stay in registers (an inlined, flag-testing epilogue made LLVM keep
     /// some shapes' accumulators on the stack and store them on every K step).
     @inline(never)
@@ -77,15 +77,19 @@ enum ConvTile<V: KernelVector, let MR: Int, let NV: Int> {
             a1 += j.strideA1
             w1 += j.strideW1
         }
+        // The epilogue gets a copy by address: passing `acc` itself by address made LLVM store some
+        // shapes' accumulators on every K step, and passing it `borrowing` cost a memcpy call per
+        // tile; the copy is written straight from the registers.
+        var result = acc
         switch j.mode {
-        case 0: ConvFinish<V, MR, NV, 0>.run(acc, j)
-        case 1: ConvFinish<V, MR, NV, 1>.run(acc, j)
-        case 2: ConvFinish<V, MR, NV, 2>.run(acc, j)
-        case 3: ConvFinish<V, MR, NV, 3>.run(acc, j)
-        case 4: ConvFinish<V, MR, NV, 4>.run(acc, j)
-        case 5: ConvFinish<V, MR, NV, 5>.run(acc, j)
-        case 6: ConvFinish<V, MR, NV, 6>.run(acc, j)
-        default: ConvFinish<V, MR, NV, 7>.run(acc, j)
+        case 0: ConvFinish<V, MR, NV, 0>.run(&result, j)
+        case 1: ConvFinish<V, MR, NV, 1>.run(&result, j)
+        case 2: ConvFinish<V, MR, NV, 2>.run(&result, j)
+        case 3: ConvFinish<V, MR, NV, 3>.run(&result, j)
+        case 4: ConvFinish<V, MR, NV, 4>.run(&result, j)
+        case 5: ConvFinish<V, MR, NV, 5>.run(&result, j)
+        case 6: ConvFinish<V, MR, NV, 6>.run(&result, j)
+        default: ConvFinish<V, MR, NV, 7>.run(&result, j)
         }
     }
 }
@@ -95,7 +99,7 @@ enum ConvTile<V: KernelVector, let MR: Int, let NV: Int> {
 /// stored, whole vectors) take a straight-line path; edge tiles a general one.
 enum ConvFinish<V: KernelVector, let MR: Int, let NV: Int, let F: Int> {
     @inline(never)
-    static func run(_ acc: borrowing InlineArray<MR, InlineArray<NV, V>>, _ j: ConvTileJob) {
+    static func run(_ acc: inout InlineArray<MR, InlineArray<NV, V>>, _ j: ConvTileJob) {
         let L = V.laneCount
         let clamp = F & 1 != 0, residual = F & 2 != 0, prelu = F & 4 != 0
         var bias = InlineArray<NV, V>(repeating: V.zero)

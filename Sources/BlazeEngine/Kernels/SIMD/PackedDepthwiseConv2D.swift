@@ -48,6 +48,8 @@ public final class PackedDepthwiseConv2D: @unchecked Sendable {
     let interiorLo: Int, interiorHi: Int
     /// Multiplier path only: bias and alpha per output channel.
     let multiplierBias: Int, multiplierAlpha: Int
+    /// Offset of 16 zero floats in `storage` (the padding's columns).
+    let zerosOffset: Int
 
     /// - Parameters:
     ///   - filter: `[1, KH, KW, C·M]` as in the model.
@@ -74,6 +76,7 @@ public final class PackedDepthwiseConv2D: @unchecked Sendable {
             if let prelu { (p + taps * O + O).update(from: prelu, count: O) }
             groups = []
             multiplierBias = taps * O; multiplierAlpha = taps * O + O
+            zerosOffset = 0
             interiorLo = 0; interiorHi = 0
             return
         }
@@ -130,7 +133,9 @@ public final class PackedDepthwiseConv2D: @unchecked Sendable {
             }
         }
         groups = list
-        storage = SIMDAlignedStorage(count: offset)
+        // 16 zeros after the weights: what border tiles read for input columns in the padding.
+        storage = SIMDAlignedStorage(count: offset + 16)
+        zerosOffset = offset
         let p = storage.pointer
         for gr in list {
             for b in 0..<gr.count {
@@ -206,7 +211,7 @@ public final class PackedDepthwiseConv2D: @unchecked Sendable {
                 iy0: iy0, kyLo: kyLo, kyHi: kyHi,
                 W: g.inW, C: C, OW: g.outW, KW: g.kernelW, KH: g.kernelH,
                 strideW: g.strideW, dilationH: g.dilationH, dilationW: g.dilationW, padLeft: g.padLeft,
-                interiorLo: interiorLo, interiorHi: interiorHi, epilogue: epilogue)
+                interiorLo: interiorLo, interiorHi: interiorHi, zeros: base + zerosOffset, epilogue: epilogue)
             for gr in groups {
                 job.weights = base + gr.offset
                 job.bias = base + (gr.offset &+ taps &* gr.lanes)
@@ -294,6 +299,8 @@ struct DWRowJob {
     var W: Int, C: Int, OW: Int, KW: Int, KH: Int
     var strideW: Int, dilationH: Int, dilationW: Int, padLeft: Int
     var interiorLo: Int, interiorHi: Int
+    /// At least 16 zero floats.
+    var zeros: UnsafePointer<Float>
     var epilogue: FusedEpilogue
 }
 
@@ -378,10 +385,10 @@ enum DWTiles<V: KernelVector, let K: Int, let S: Int, let T: Int, let B: Int> {
         var wp = j.weights + j.kyLo &* K &* L
         let bs = j.blockStride
         for _ in j.kyLo..<j.kyHi {
-            kernelRow(&acc0, rp, wp, C: C, qLo: qLo, qHi: qHi, checked: checked)
-            if B > 1 { kernelRow(&acc1, rp + L, wp + bs, C: C, qLo: qLo, qHi: qHi, checked: checked) }
-            if B > 2 { kernelRow(&acc2, rp + 2 &* L, wp + 2 &* bs, C: C, qLo: qLo, qHi: qHi, checked: checked) }
-            if B > 3 { kernelRow(&acc3, rp + 3 &* L, wp + 3 &* bs, C: C, qLo: qLo, qHi: qHi, checked: checked) }
+            kernelRow(&acc0, rp, wp, C: C, qLo: qLo, qHi: qHi, zeros: j.zeros, checked: checked)
+            if B > 1 { kernelRow(&acc1, rp + L, wp + bs, C: C, qLo: qLo, qHi: qHi, zeros: j.zeros, checked: checked) }
+            if B > 2 { kernelRow(&acc2, rp + 2 &* L, wp + 2 &* bs, C: C, qLo: qLo, qHi: qHi, zeros: j.zeros, checked: checked) }
+            if B > 3 { kernelRow(&acc3, rp + 3 &* L, wp + 3 &* bs, C: C, qLo: qLo, qHi: qHi, zeros: j.zeros, checked: checked) }
             rp += rowStride
             wp += K &* L
         }
@@ -395,14 +402,13 @@ enum DWTiles<V: KernelVector, let K: Int, let S: Int, let T: Int, let B: Int> {
     /// `qLo..<qHi` when checked), then K·T FMAs.
     @inline(__always)
     static func kernelRow(_ acc: inout InlineArray<T, V>, _ cp: UnsafePointer<Float>, _ wb: UnsafePointer<Float>,
-                          C: Int, qLo: Int, qHi: Int, checked: Bool) {
+                          C: Int, qLo: Int, qHi: Int, zeros: UnsafePointer<Float>, checked: Bool) {
         let L = V.laneCount
         var cols = InlineArray<20, V>(repeating: V.zero)
         for q in 0..<span {
             if checked {
-                // Branch-free: load a column that exists, then zero it when it is padding.
-                let v = V.load(cp + min(max(q, qLo), qHi &- 1) &* C)
-                cols[q] = q >= qLo && q < qHi ? v : V.zero
+                // Columns in the padding read zeros: a pointer select, no branch, no blend.
+                cols[q] = V.load(q >= qLo && q < qHi ? cp + q &* C : zeros)
             } else {
                 cols[q] = V.load(cp + q &* C)
             }

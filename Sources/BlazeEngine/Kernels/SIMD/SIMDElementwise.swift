@@ -156,12 +156,31 @@ public struct Pool2DKernel: Sendable {
                 let xStart = max(0, -ix0), xEnd = min(g.kernelW, W &- ix0)
                 let cells = (yEnd &- yStart) &* (xEnd &- xStart)
                 precondition(cells > 0, "POOL_2D window entirely outside the image")
+                var c = 0
+                if !average && cells == g.kernelH &* g.kernelW && C >= V.laneCount {
+                    // Whole window inside (almost every pixel): the widest vectors inline; a channel
+                    // tail is one more vector ending at C, overlapping the previous one (max pooling
+                    // is per channel, so the overlap is written twice with the same values).
+                    let first = image + (iy0 &* W &+ ix0) &* C, out = output + (r &* g.outW &+ ox) &* C
+                    while c < C {
+                        let cc = min(c, C &- V.laneCount)
+                        var acc = V(splat: -Float.greatestFiniteMagnitude)
+                        var rowp = first + cc
+                        for _ in 0..<g.kernelH {
+                            var p = rowp
+                            for _ in 0..<g.kernelW { acc = acc.maxPool(V.load(p)); p += C }
+                            rowp += W &* C
+                        }
+                        act.apply(acc).store(out + cc)
+                        c = cc &+ V.laneCount
+                    }
+                    continue
+                }
                 let window = PoolWindow(first: image + ((iy0 &+ yStart) &* W &+ ix0 &+ xStart) &* C,
                                         out: output + (r &* g.outW &+ ox) &* C,
                                         rows: yEnd &- yStart, columns: xEnd &- xStart, C: C, rowStride: W &* C,
                                         scale: 1 / Float(cells), average: average, act: act)
                 // Channels covered by the widest vectors first, then 8, 4 and 1 (C = 28 → 16 + 8 + 4).
-                var c = 0
                 window.pool(V.self, &c)
                 window.pool(SIMD8<Float>.self, &c)
                 window.pool(SIMD4<Float>.self, &c)
