@@ -55,14 +55,16 @@ enum ConvTile<V: KernelVector, let MR: Int, let NV: Int> {
         let L = V.laneCount
         let wk = NV &* L
         let lda = j.lda
-        var acc = InlineArray<MR, InlineArray<NV, V>>(repeating: InlineArray<NV, V>(repeating: V.zero))
+        // Closure-initialised arrays are built in registers; `InlineArray(repeating:)` was an
+        // out-of-line call that zeroed memory (plus a memcpy of the result for some shapes).
+        var acc = InlineArray<MR, InlineArray<NV, V>> { _ in InlineArray<NV, V> { _ in V.zero } }
         var a1 = j.a, w1 = j.w
         for _ in 0..<j.count1 {
             var a2 = a1, w2 = w1
             for _ in 0..<j.count2 {
                 var ap = a2, wp = w2
                 for _ in 0..<j.length {
-                    var wv = InlineArray<NV, V>(repeating: V.zero)
+                    var wv = InlineArray<NV, V> { _ in V.zero }
                     for v in 0..<NV { wv[v] = V.load(wp + v &* L) }
                     for m in 0..<MR {
                         let x = V(splat: ap[m &* lda])
@@ -102,8 +104,8 @@ enum ConvFinish<V: KernelVector, let MR: Int, let NV: Int, let F: Int> {
     static func run(_ acc: inout InlineArray<MR, InlineArray<NV, V>>, _ j: ConvTileJob) {
         let L = V.laneCount
         let clamp = F & 1 != 0, residual = F & 2 != 0, prelu = F & 4 != 0
-        var bias = InlineArray<NV, V>(repeating: V.zero)
-        var alpha = InlineArray<NV, V>(repeating: V.zero)
+        var bias = InlineArray<NV, V> { _ in V.zero }
+        var alpha = InlineArray<NV, V> { _ in V.zero }
         for v in 0..<NV {
             bias[v] = V.load(j.bias + v &* L)
             if prelu { alpha[v] = V.load(j.alpha + v &* L) }
@@ -131,7 +133,7 @@ enum ConvFinish<V: KernelVector, let MR: Int, let NV: Int, let F: Int> {
             // residual read before any store, so an in-place residual is safe), then store whole
             // vectors in pixel order. Pixel m's lanes past O land on pixel m + 1, stored right
             // after; only the tile's last vector is stored lane-exact.
-            var ys = InlineArray<MR, InlineArray<NV, V>>(repeating: InlineArray<NV, V>(repeating: V.zero))
+            var ys = InlineArray<MR, InlineArray<NV, V>> { _ in InlineArray<NV, V> { _ in V.zero } }
             for m in 0..<MR {
                 let r = (residual ? j.residual! : j.bias) + m &* j.ldr
                 for v in 0..<NV {
@@ -259,10 +261,10 @@ enum DotTile<V: KernelVector, let O: Int, let PT: Int> {
                     out: UnsafeMutablePointer<Float>, residual: UnsafePointer<Float>?, ldr: Int,
                     bias: UnsafePointer<Float>, alpha: UnsafePointer<Float>, epilogue e: FusedEpilogue) {
         let L = V.laneCount
-        var acc = InlineArray<PT, InlineArray<O, V>>(repeating: InlineArray<O, V>(repeating: V.zero))
+        var acc = InlineArray<PT, InlineArray<O, V>> { _ in InlineArray<O, V> { _ in V.zero } }
         var c = 0
         while c &+ L <= C {
-            var xv = InlineArray<PT, V>(repeating: V.zero)
+            var xv = InlineArray<PT, V> { _ in V.zero }
             for p in 0..<PT { xv[p] = V.load(x + (p &* C &+ c)) }
             for o in 0..<O {
                 let wv = V.load(w + (o &* cpad &+ c))
@@ -271,7 +273,7 @@ enum DotTile<V: KernelVector, let O: Int, let PT: Int> {
             c &+= L
         }
         if c < C {
-            var xv = InlineArray<PT, V>(repeating: V.zero)
+            var xv = InlineArray<PT, V> { _ in V.zero }
             for p in 0..<PT { xv[p] = V.load(x + (p &* C &+ c), count: C &- c) }
             for o in 0..<O {
                 let wv = V.load(w + (o &* cpad &+ c))

@@ -380,7 +380,7 @@ enum DWTiles<V: KernelVector, let K: Int, let S: Int, let T: Int, let B: Int> {
         let qHi = checked ? min(span, W &- ix0) : span
         // One accumulator array per channel vector; the B loop is unrolled by hand (LLVM kept a
         // `for b in 0..<B` loop rolled, with the accumulators in memory).
-        var acc0 = InlineArray<T, V>(repeating: V.zero), acc1 = acc0, acc2 = acc0, acc3 = acc0
+        var acc0 = InlineArray<T, V> { _ in V.zero }, acc1 = acc0, acc2 = acc0, acc3 = acc0
         var rp = j.image + ((j.iy0 &+ j.kyLo) &* rowStride &+ ix0 &* C &+ channel)
         var wp = j.weights + j.kyLo &* K &* L
         let bs = j.blockStride
@@ -404,7 +404,7 @@ enum DWTiles<V: KernelVector, let K: Int, let S: Int, let T: Int, let B: Int> {
     static func kernelRow(_ acc: inout InlineArray<T, V>, _ cp: UnsafePointer<Float>, _ wb: UnsafePointer<Float>,
                           C: Int, qLo: Int, qHi: Int, zeros: UnsafePointer<Float>, checked: Bool) {
         let L = V.laneCount
-        var cols = InlineArray<20, V>(repeating: V.zero)
+        var cols = InlineArray<20, V> { _ in V.zero }
         for q in 0..<span {
             if checked {
                 // Columns in the padding read zeros: a pointer select, no branch, no blend.
