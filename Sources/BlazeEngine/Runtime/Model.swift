@@ -18,6 +18,8 @@ public final class Model: @unchecked Sendable {
     let weights: AlignedFloatBuffer
     /// Float offset of each constant in `weights`.
     let constantOffsets: [Int]
+    /// Conv weights packed for the SIMD kernels, shared by every session of this model.
+    let packedKernels = PackedKernelCache()
 
     /// Prepares `graph` for execution; validates it first.
     public init(graph: Graph) throws {

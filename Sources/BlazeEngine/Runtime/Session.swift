@@ -88,7 +88,8 @@ public final class Session {
                 do {
                     planned.append(try PlannedStep.make(node.op, inputs: inputs, output: output,
                                                         scratch: scratchCount > 0 ? scratch.pointer : nil, threads: threads,
-                                                        fusion: fused?.fusion, foldedPad: fold))
+                                                        fusion: fused?.fusion, foldedPad: fold,
+                                                        kernels: (model.packedKernels, index)))
                 } catch {
                     preconditionFailure("Session: validated graph failed to plan \(node.op.name): \(error)")
                 }

@@ -35,4 +35,25 @@ import Testing
         let fused = steps.filter { if case .packedConv = $0 { return true } else { return false } }.count
         #expect(fused > 0)
     }
+
+    /// Packed weights belong to the model: a second session (any thread count) reuses every
+    /// kernel object the first one packed.
+    @Test func sessionsSharePackedWeights() throws {
+        let model = try BundledModel.palmDetectionFull.load()
+        func kernels(_ s: Session) -> [AnyObject] {
+            s.plannedSteps.compactMap { step -> AnyObject? in
+                guard case .packedConv(let p) = step else { return nil }
+                switch p.kernel {
+                case .conv(let k): return k
+                case .depthwise(let k): return k
+                }
+            }
+        }
+        let first = kernels(model.makeSession(kernels: .optimized, threads: 1))
+        let packed = model.packedKernels.count
+        #expect(!first.isEmpty && packed == first.count)
+        let second = kernels(model.makeSession(kernels: .optimized, threads: 2))
+        #expect(model.packedKernels.count == packed, "a second session packed again")
+        #expect(second.count == first.count && zip(first, second).allSatisfy { $0 === $1 })
+    }
 }

@@ -45,10 +45,13 @@ enum PlannedStep {
     /// `fusion` (CONV_2D / DEPTHWISE_CONV_2D only) folds the following ADD / PRELU / RELU nodes into
     /// the kernel's epilogue; `out` is then the last fused node's output (see `FusionPlan`).
     /// `foldedPad` (same ops): `x[0]` is the unpadded source of a zero PAD the conv absorbs (see
-    /// `PadFolding`).
+    /// `PadFolding`). `kernels`: the model's cache of packed conv kernels and this node's index, so
+    /// sessions share packed weights.
     static func make(_ op: Op, inputs x: [TensorView], output out: MutableTensorView,
                      scratch: UnsafeMutablePointer<Float>?, threads: Int,
-                     fusion: ConvFusion? = nil, foldedPad: PadFolding.Fold? = nil) throws -> PlannedStep {
+                     fusion: ConvFusion? = nil, foldedPad: PadFolding.Fold? = nil,
+                     kernels cache: (PackedKernelCache, node: Int)? = nil) throws -> PlannedStep {
+        let key = cache.map { PackedKernelCache.key(node: $0.node, fusion: fusion, fold: foldedPad) }
         let bias = x.count > 2 ? x[2].data : nil
         func folded(_ g: ConvGeometry) -> ConvGeometry {
             foldedPad.map { g.foldingPad(top: $0.top, left: $0.left, source: x[0].shape) } ?? g
@@ -58,9 +61,12 @@ enum PlannedStep {
             if let a = fusion?.activation { p.activation = a }
             let g = folded(try p.geometry(input: foldedPad?.paddedShape ?? x[0].shape, filter: x[1].shape))
             if fusion != nil || useSIMDConv(g) {
-                let k = PackedConv2D(params: p, geometry: g, filter: x[1].data, bias: bias, prelu: fusion?.prelu,
-                                     residualActivation: fusion?.residualActivation ?? .none,
-                                     residualChannels: fusion?.residualChannels)
+                func pack() -> PackedConv2D {
+                    PackedConv2D(params: p, geometry: g, filter: x[1].data, bias: bias, prelu: fusion?.prelu,
+                                 residualActivation: fusion?.residualActivation ?? .none,
+                                 residualChannels: fusion?.residualChannels)
+                }
+                let k = cache.map { $0.0.conv(key!, make: pack) } ?? pack()
                 return .packedConv(PackedConvStep(.conv(k), input: x[0].data, output: out.data,
                                                   residual: fusion?.residual, threads: threads))
             }
@@ -79,8 +85,11 @@ enum PlannedStep {
             if let a = fusion?.activation { p.activation = a }
             let g = folded(try p.geometry(input: foldedPad?.paddedShape ?? x[0].shape, filter: x[1].shape))
             // Both builds: the packed kernel is 3× faster than the row step even without FMA.
-            let k = PackedDepthwiseConv2D(params: p, geometry: g, filter: x[1].data, bias: bias, prelu: fusion?.prelu,
-                                          residualActivation: fusion?.residualActivation ?? .none)
+            func pack() -> PackedDepthwiseConv2D {
+                PackedDepthwiseConv2D(params: p, geometry: g, filter: x[1].data, bias: bias, prelu: fusion?.prelu,
+                                      residualActivation: fusion?.residualActivation ?? .none)
+            }
+            let k = cache.map { $0.0.depthwise(key!, make: pack) } ?? pack()
             return .packedConv(PackedConvStep(.depthwise(k), input: x[0].data, output: out.data,
                                               residual: fusion?.residual, threads: threads))
         case .maxPool2D(let p), .averagePool2D(let p):

@@ -1,0 +1,55 @@
+import Foundation
+
+/// The packed conv kernels of one `Model`, shared by all its sessions: weights are packed once per
+/// model (on the first session that needs them), not once per session. A kernel object is
+/// immutable after init (`PackedConv2D`, `PackedDepthwiseConv2D`), so sessions on any threads
+/// can run the same one.
+///
+/// A kernel is keyed by its node and everything a session's plan folds into it (fusion, folded
+/// padding); sessions of one model plan identically, so in practice each node is packed once.
+final class PackedKernelCache: @unchecked Sendable {
+    // @unchecked: the dictionaries are only touched under `lock`.
+    struct Key: Hashable {
+        var node: Int
+        var activation: UInt8
+        var residualActivation: UInt8
+        var residualChannels: Int
+        /// Address of a fused PRELU's alpha (model weights: the same for every session), 0 if none.
+        var prelu: UInt
+        var padTop: Int, padLeft: Int
+    }
+
+    private let lock = NSLock()
+    private var convs: [Key: PackedConv2D] = [:]
+    private var depthwise: [Key: PackedDepthwiseConv2D] = [:]
+
+    static func key(node: Int, fusion: ConvFusion?, fold: PadFolding.Fold?) -> Key {
+        Key(node: node, activation: fusion?.activation?.rawValue ?? 255,
+            residualActivation: fusion?.residualActivation.rawValue ?? 0,
+            residualChannels: fusion?.residualChannels ?? -1,
+            prelu: fusion?.prelu.map { UInt(bitPattern: $0) } ?? 0,
+            padTop: fold?.top ?? -1, padLeft: fold?.left ?? -1)
+    }
+
+    func conv(_ key: Key, make: () -> PackedConv2D) -> PackedConv2D {
+        lock.lock(); defer { lock.unlock() }
+        if let k = convs[key] { return k }
+        let k = make()
+        convs[key] = k
+        return k
+    }
+
+    func depthwise(_ key: Key, make: () -> PackedDepthwiseConv2D) -> PackedDepthwiseConv2D {
+        lock.lock(); defer { lock.unlock() }
+        if let k = depthwise[key] { return k }
+        let k = make()
+        depthwise[key] = k
+        return k
+    }
+
+    /// Kernels packed so far (for tests and diagnostics).
+    var count: Int {
+        lock.lock(); defer { lock.unlock() }
+        return convs.count + depthwise.count
+    }
+}
