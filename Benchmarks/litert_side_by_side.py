@@ -10,6 +10,8 @@ threads did not have their cores (process CPU time < 85 % of threads × wall tim
 process took a core) is repeated, up to --retries times. It prints a markdown table of medians and
 BlazeKit/LiteRT ratios (< 1 means BlazeKit is faster).
 
+`bench` runs without OPENBLAS_CORETYPE in its environment (see benchmark_common.bench_env).
+
 Builds: baseline = `.build/release/bench` (`swift build -c release`), tuned =
 `.build/tuned/release/bench` (the tuned command of CONTRACTS §5). Missing ones are built first
 unless --no-build is given.
@@ -32,7 +34,9 @@ import tempfile
 import time
 import zipfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from benchmark_common import BUILDS, ROOT, bench_env, cpu_name, log, measured, wait_for_quiet  # noqa: E402
+
 SOURCES = os.path.join(ROOT, "Models", "sources")
 MODELS = [
     "face_detection_short_range", "face_detection_full_range_sparse", "palm_detection_full",
@@ -40,17 +44,8 @@ MODELS = [
     "face_blendshapes",
 ]
 FROM_TASK = {"face_landmarks_detector", "face_blendshapes"}
-BUILDS = {
-    "baseline": (os.path.join(ROOT, ".build", "release", "bench"),
-                 ["swift", "build", "-c", "release", "--product", "bench"]),
-    "tuned": (os.path.join(ROOT, ".build", "tuned", "release", "bench"),
-              ["swift", "build", "-c", "release", "--scratch-path", ".build/tuned", "-Xswiftc", "-target-cpu",
-               "-Xswiftc", "native", "-Xswiftc", "-DBLAZE_TUNED", "--product", "bench"]),
-}
 
 
-def log(msg):
-    print(msg, file=sys.stderr, flush=True)
 
 
 def tflite_path(stem, workdir):
@@ -93,52 +88,17 @@ class LiteRTModel:
 def bench_json(binary, stem, threads, runs):
     """bench's JSON and the share of time its threads had a core (from its progress line on stderr)."""
     r = subprocess.run([binary, "--json", "--no-alloc-count", "--model", stem, "--threads", str(threads), "--runs", str(runs)],
-                       capture_output=True, text=True, check=True)
+                       capture_output=True, text=True, check=True, env=bench_env())
     m = re.search(r"threads had a core (\d+) %", r.stderr)
     return json.loads(r.stdout), (int(m.group(1)) / 100 if m else 1.0)
 
 
-def measured(what, attempt, retries):
-    """Runs attempt() until its threads had their cores (share ≥ 0.85) or retries run out."""
-    for i in range(retries + 1):
-        value, share = attempt()
-        if share >= 0.85:
-            return value
-        log(f"  {what}: threads had a core {share:.0%} of the time (machine busy), " +
-            ("retrying" if i < retries else "keeping it"))
-        time.sleep(3)
-    return value
 
 
-def cpu_pressure():
-    """avg10 of /proc/pressure/cpu "some" (share of time runnable tasks waited for a CPU), or None."""
-    try:
-        with open("/proc/pressure/cpu") as f:
-            return float(f.readline().split()[1].split("=")[1])
-    except (OSError, IndexError, ValueError):
-        return None
 
 
-def wait_for_quiet(threshold, limit_s):
-    """On a shared machine, wait until other load has calmed down (best effort, at most limit_s)."""
-    start = time.time()
-    while time.time() - start < limit_s:
-        p = cpu_pressure()
-        if p is None or p < threshold:
-            return
-        time.sleep(2)
-    log(f"CPU still busy (pressure {cpu_pressure()}) after {limit_s:.0f} s; measuring anyway")
 
 
-def cpu_name():
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
 
 
 def main():
@@ -188,7 +148,7 @@ def main():
                     log(f"round {rnd + 1}/{args.rounds}: {stem} at {threads} thread(s)")
                     lite = LiteRTModel(path, threads)
                     litert.setdefault((stem, threads), []).append(
-                        measured("LiteRT", lambda: lite.median_ms(args.runs, threads), args.retries))
+                        measured("LiteRT", lambda: lite.median_ms(args.runs, threads), args.retries)[0])
                     del lite
                     for build in args.builds:
                         # A pause between processes. On the 2-vCPU VM this was written on, 2-thread
@@ -196,7 +156,7 @@ def main():
                         # speed), more often slow right after another 2-thread process; best-of-rounds
                         # and the pause keep the slow mode out of the table.
                         time.sleep(args.settle)
-                        j = measured(build, lambda: bench_json(BUILDS[build][0], stem, threads, args.runs), args.retries)
+                        j, _ = measured(build, lambda: bench_json(BUILDS[build][0], stem, threads, args.runs), args.retries)
                         info[build] = j["build"]
                         ours.setdefault((build, stem, threads), []).append(j["models"][stem]["median_ms"])
 

@@ -62,32 +62,20 @@ import tempfile
 import time
 import zipfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from benchmark_common import BUILDS, ROOT, bench_env, cpu_name, log, measured, wait_for_quiet  # noqa: E402
+
 SOURCES = os.path.join(ROOT, "Models", "sources")
 RESOURCES = os.path.join(ROOT, "Benchmarks", "Resources")
 FACES_IMAGE = os.path.join(RESOURCES, "three_people_640.png")
 HANDS_IMAGE = os.path.join(RESOURCES, "woman_sitting_street_640.png")
 PIPELINES = ["faces_fast", "hands_video_tracked"]
-BUILDS = {
-    "baseline": (os.path.join(ROOT, ".build", "release", "bench"),
-                 ["swift", "build", "-c", "release", "--product", "bench"]),
-    "tuned": (os.path.join(ROOT, ".build", "tuned", "release", "bench"),
-              ["swift", "build", "-c", "release", "--scratch-path", ".build/tuned", "-Xswiftc", "-target-cpu",
-               "-Xswiftc", "native", "-Xswiftc", "-DBLAZE_TUNED", "--product", "bench"]),
-}
 WARMUP = 5
 FRAME_MS = 33
 
 
-def log(msg):
-    print(msg, file=sys.stderr, flush=True)
 
 
-def bench_env():
-    """The environment for BlazeKit's binaries: ours without OPENBLAS_CORETYPE."""
-    env = dict(os.environ)
-    env.pop("OPENBLAS_CORETYPE", None)
-    return env
 
 
 def load_rgb(path):
@@ -243,45 +231,12 @@ def blazekit_counts(build_dir):
 
 # ---------------------------------------------------------------------------------------------
 
-def measured(what, attempt, retries):
-    """Runs attempt() until the process had a core (CPU / wall ≥ 0.85) or retries run out."""
-    for i in range(retries + 1):
-        value, share = attempt()
-        if share >= 0.85:
-            return value, share
-        log(f"  {what}: CPU time only {share:.0%} of wall time (machine busy), " +
-            ("retrying" if i < retries else "keeping it"))
-        time.sleep(3)
-    return value, share
 
 
-def cpu_pressure():
-    try:
-        with open("/proc/pressure/cpu") as f:
-            return float(f.readline().split()[1].split("=")[1])
-    except (OSError, IndexError, ValueError):
-        return None
 
 
-def wait_for_quiet(threshold, limit_s):
-    start = time.time()
-    while time.time() - start < limit_s:
-        p = cpu_pressure()
-        if p is None or p < threshold:
-            return
-        time.sleep(2)
-    log(f"CPU still busy (pressure {cpu_pressure()}) after {limit_s:.0f} s; measuring anyway")
 
 
-def cpu_name():
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
 
 
 def main():

@@ -1,0 +1,72 @@
+"""What the side-by-side scripts of Benchmarks/ share: the two BlazeKit builds, running their
+`bench` binaries, retrying measurements that lacked a core, waiting for a quiet machine."""
+import os
+import platform
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# build → (bench binary, command that builds it). tuned = the tuned command of CONTRACTS §5.
+BUILDS = {
+    "baseline": (os.path.join(ROOT, ".build", "release", "bench"),
+                 ["swift", "build", "-c", "release", "--product", "bench"]),
+    "tuned": (os.path.join(ROOT, ".build", "tuned", "release", "bench"),
+              ["swift", "build", "-c", "release", "--scratch-path", ".build/tuned", "-Xswiftc", "-target-cpu",
+               "-Xswiftc", "native", "-Xswiftc", "-DBLAZE_TUNED", "--product", "bench"]),
+}
+
+
+def log(msg):
+    print(msg, file=sys.stderr, flush=True)
+
+
+def bench_env():
+    """The environment for BlazeKit's binaries: ours without OPENBLAS_CORETYPE (a sandbox may set it
+    to a core that keeps OpenBLAS off its AVX-512 kernels; BlazeKit picks them itself when unset)."""
+    env = dict(os.environ)
+    env.pop("OPENBLAS_CORETYPE", None)
+    return env
+
+
+def measured(what, attempt, retries):
+    """Runs attempt() → (value, share) until the threads had their cores (share of CPU time over
+    threads × wall time ≥ 0.85) or retries run out; returns the last (value, share)."""
+    for i in range(retries + 1):
+        value, share = attempt()
+        if share >= 0.85:
+            return value, share
+        log(f"  {what}: threads had a core {share:.0%} of the time (machine busy), " +
+            ("retrying" if i < retries else "keeping it"))
+        time.sleep(3)
+    return value, share
+
+
+def cpu_pressure():
+    """avg10 of /proc/pressure/cpu "some" (share of time runnable tasks waited for a CPU), or None."""
+    try:
+        with open("/proc/pressure/cpu") as f:
+            return float(f.readline().split()[1].split("=")[1])
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def wait_for_quiet(threshold, limit_s):
+    """On a shared machine, wait until other load has calmed down (best effort, at most limit_s)."""
+    start = time.time()
+    while time.time() - start < limit_s:
+        p = cpu_pressure()
+        if p is None or p < threshold:
+            return
+        time.sleep(2)
+    log(f"CPU still busy (pressure {cpu_pressure()}) after {limit_s:.0f} s; measuring anyway")
+
+
+def cpu_name():
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
