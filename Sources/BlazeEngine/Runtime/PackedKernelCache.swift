@@ -8,7 +8,7 @@ import Foundation
 /// A kernel is keyed by its node and everything a session's plan folds into it (fusion, folded
 /// padding); sessions of one model plan identically, so in practice each node is packed once.
 final class PackedKernelCache: @unchecked Sendable {
-    // @unchecked: the dictionaries are only touched under `lock`.
+    // @unchecked: the dictionary is only touched under `lock`.
     struct Key: Hashable {
         var node: Int
         var activation: UInt8
@@ -20,8 +20,7 @@ final class PackedKernelCache: @unchecked Sendable {
     }
 
     private let lock = NSLock()
-    private var convs: [Key: PackedConv2D] = [:]
-    private var depthwise: [Key: PackedDepthwiseConv2D] = [:]
+    private var kernels: [Key: AnyObject] = [:]
 
     static func key(node: Int, fusion: ConvFusion?, fold: PadFolding.Fold?) -> Key {
         Key(node: node, activation: fusion?.activation?.rawValue ?? 255,
@@ -31,25 +30,18 @@ final class PackedKernelCache: @unchecked Sendable {
             padTop: fold?.top ?? -1, padLeft: fold?.left ?? -1)
     }
 
-    func conv(_ key: Key, make: () -> PackedConv2D) -> PackedConv2D {
+    /// The kernel stored under `key`, made by `make` (under the lock) if there is none yet.
+    func kernel<K: AnyObject>(_ key: Key, make: () -> K) -> K {
         lock.lock(); defer { lock.unlock() }
-        if let k = convs[key] { return k }
+        if let k = kernels[key] as? K { return k }
         let k = make()
-        convs[key] = k
-        return k
-    }
-
-    func depthwise(_ key: Key, make: () -> PackedDepthwiseConv2D) -> PackedDepthwiseConv2D {
-        lock.lock(); defer { lock.unlock() }
-        if let k = depthwise[key] { return k }
-        let k = make()
-        depthwise[key] = k
+        kernels[key] = k
         return k
     }
 
     /// Kernels packed so far (for tests and diagnostics).
     var count: Int {
         lock.lock(); defer { lock.unlock() }
-        return convs.count + depthwise.count
+        return kernels.count
     }
 }

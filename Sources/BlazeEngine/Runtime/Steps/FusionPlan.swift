@@ -34,9 +34,6 @@ struct FusionPlan {
     /// Nodes folded into an earlier conv node.
     private(set) var skipped: Set<Int> = []
 
-    /// Channel PADs folded into a conv's residual (also in `skipped`).
-    private(set) var channelPads: Set<Int> = []
-
     init(graph: Graph, folding: PadFolding, pointer: (Int) -> UnsafeMutablePointer<Float>) {
         let nodes = graph.nodes
         var consumers = [Int](repeating: 0, count: graph.tensors.count)
@@ -149,7 +146,6 @@ struct FusionPlan {
             }
             fused[i] = Entry(fusion: fusion, output: out)
             for j in (i + 1)...last { skipped.insert(j) }
-            if fusion.residualChannels != nil { channelPads.insert(i + 1) }
             i = last
         }
     }

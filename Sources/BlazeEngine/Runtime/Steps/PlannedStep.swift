@@ -51,7 +51,11 @@ enum PlannedStep {
                      scratch: UnsafeMutablePointer<Float>?, threads: Int,
                      fusion: ConvFusion? = nil, foldedPad: PadFolding.Fold? = nil,
                      kernels cache: (PackedKernelCache, node: Int)? = nil) throws -> PlannedStep {
-        let key = cache.map { PackedKernelCache.key(node: $0.node, fusion: fusion, fold: foldedPad) }
+        /// The model's copy of a packed kernel (packed now if this is the first session to ask).
+        func shared<K: AnyObject>(_ pack: () -> K) -> K {
+            guard let (cache, node) = cache else { return pack() }
+            return cache.kernel(PackedKernelCache.key(node: node, fusion: fusion, fold: foldedPad), make: pack)
+        }
         let bias = x.count > 2 ? x[2].data : nil
         func folded(_ g: ConvGeometry) -> ConvGeometry {
             foldedPad.map { g.foldingPad(top: $0.top, left: $0.left, source: x[0].shape) } ?? g
@@ -66,7 +70,7 @@ enum PlannedStep {
                                  residualActivation: fusion?.residualActivation ?? .none,
                                  residualChannels: fusion?.residualChannels)
                 }
-                let k = cache.map { $0.0.conv(key!, make: pack) } ?? pack()
+                let k = shared(pack)
                 return .packedConv(PackedConvStep(.conv(k), input: x[0].data, output: out.data,
                                                   residual: fusion?.residual, threads: threads))
             }
@@ -75,8 +79,8 @@ enum PlannedStep {
         case .fullyConnected(let p):
             if SIMDBuild.isTuned {
                 let O = x[1].shape[0], I = x[1].shape[1]
-                let k = PackedConv2D(fullyConnected: p, rows: x[0].count / I, inputSize: I, outputSize: O,
-                                     weights: x[1].data, bias: bias)
+                let k = shared { PackedConv2D(fullyConnected: p, rows: x[0].count / I, inputSize: I, outputSize: O,
+                                              weights: x[1].data, bias: bias) }
                 return .packedConv(PackedConvStep(.conv(k), input: x[0].data, output: out.data, residual: nil, threads: threads))
             }
             return .gemm(GemmStep(fullyConnected: p.activation, input: x[0].data, inputCount: x[0].count, weights: x[1].data,
@@ -89,7 +93,7 @@ enum PlannedStep {
                 PackedDepthwiseConv2D(params: p, geometry: g, filter: x[1].data, bias: bias, prelu: fusion?.prelu,
                                       residualActivation: fusion?.residualActivation ?? .none)
             }
-            let k = cache.map { $0.0.depthwise(key!, make: pack) } ?? pack()
+            let k = shared(pack)
             return .packedConv(PackedConvStep(.depthwise(k), input: x[0].data, output: out.data,
                                               residual: fusion?.residual, threads: threads))
         case .maxPool2D(let p), .averagePool2D(let p):
