@@ -70,3 +70,14 @@ def cpu_name():
     except OSError:
         pass
     return platform.processor() or "unknown"
+
+
+def add_common_arguments(ap, unit):
+    """The options both scripts take: --builds, --rounds, --no-build, --retries, --quiet (checked
+    before each `unit`, e.g. "model and thread count")."""
+    ap.add_argument("--builds", nargs="+", choices=list(BUILDS), default=["baseline", "tuned"])
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--no-build", action="store_true")
+    ap.add_argument("--retries", type=int, default=10, help="repeats of a measurement whose threads lacked a core")
+    ap.add_argument("--quiet", type=float, default=None, metavar="PCT",
+                    help=f"before each {unit}, wait (up to 10 min) until /proc/pressure/cpu avg10 < PCT")

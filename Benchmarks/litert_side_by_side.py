@@ -35,7 +35,7 @@ import time
 import zipfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from benchmark_common import BUILDS, ROOT, bench_env, cpu_name, log, measured, wait_for_quiet  # noqa: E402
+from benchmark_common import BUILDS, ROOT, add_common_arguments, bench_env, cpu_name, log, measured, wait_for_quiet  # noqa: E402
 
 SOURCES = os.path.join(ROOT, "Models", "sources")
 MODELS = [
@@ -104,15 +104,10 @@ def bench_json(binary, stem, threads, runs):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--threads", type=int, nargs="+", default=[1, 2])
-    ap.add_argument("--builds", nargs="+", choices=list(BUILDS), default=["baseline", "tuned"])
-    ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--runs", type=int, default=60, help="timed runs per side, model, thread count and round")
     ap.add_argument("--settle", type=float, default=1.0, help="seconds to pause before each bench process")
     ap.add_argument("--model", nargs="+", choices=MODELS, default=MODELS)
-    ap.add_argument("--no-build", action="store_true")
-    ap.add_argument("--retries", type=int, default=10, help="repeats of a measurement whose threads lacked a core")
-    ap.add_argument("--quiet", type=float, default=None, metavar="PCT",
-                    help="before each model and thread count, wait (up to 10 min) until /proc/pressure/cpu avg10 < PCT")
+    add_common_arguments(ap, "model and thread count")
     args = ap.parse_args()
 
     try:

@@ -63,7 +63,7 @@ import time
 import zipfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from benchmark_common import BUILDS, ROOT, bench_env, cpu_name, log, measured, wait_for_quiet  # noqa: E402
+from benchmark_common import BUILDS, ROOT, add_common_arguments, bench_env, cpu_name, log, measured, wait_for_quiet  # noqa: E402
 
 SOURCES = os.path.join(ROOT, "Models", "sources")
 RESOURCES = os.path.join(ROOT, "Benchmarks", "Resources")
@@ -243,14 +243,9 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--threads", type=int, nargs="+", default=[1],
                     help="BlazeKit thread counts (MediaPipe has no knob: always its default, see the docstring)")
-    ap.add_argument("--builds", nargs="+", choices=list(BUILDS), default=["baseline", "tuned"])
-    ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--runs", type=int, default=100, help="timed calls per side, pipeline, thread count and round")
     ap.add_argument("--pipeline", nargs="+", choices=PIPELINES, default=PIPELINES)
-    ap.add_argument("--no-build", action="store_true")
-    ap.add_argument("--retries", type=int, default=10, help="repeats of a measurement that lacked a core")
-    ap.add_argument("--quiet", type=float, default=None, metavar="PCT",
-                    help="before each pipeline, wait (up to 10 min) until /proc/pressure/cpu avg10 < PCT")
+    add_common_arguments(ap, "pipeline")
     args = ap.parse_args()
 
     try:
