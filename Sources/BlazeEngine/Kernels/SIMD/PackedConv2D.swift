@@ -59,7 +59,7 @@ public final class PackedConv2D: @unchecked Sendable {
         var offset: Int    // packed weights [K][nv·lanes]
     }
 
-    let storage: SIMDAlignedStorage
+    let storage: AlignedFloatBuffer
     let blocks: [Block]
     let spatialUnits: Int
     let epilogue: FusedEpilogue
@@ -158,7 +158,7 @@ public final class PackedConv2D: @unchecked Sendable {
         blocks = list
         biasOffset = offset
         alphaOffset = offset + nvec * L
-        storage = SIMDAlignedStorage(count: alphaOffset + nvec * L)
+        storage = AlignedFloatBuffer(count: alphaOffset + nvec * L)
         let p = storage.pointer
         if useBLAS {
             p.update(from: filter, count: O * K)

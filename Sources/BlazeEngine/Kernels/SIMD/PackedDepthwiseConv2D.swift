@@ -40,7 +40,7 @@ public final class PackedDepthwiseConv2D: @unchecked Sendable {
 
     enum Path { case k3s1, k3s2, k5s1, k5s2, general, multiplier }
 
-    let storage: SIMDAlignedStorage
+    let storage: AlignedFloatBuffer
     let groups: [Group]
     let path: Path
     let epilogue: FusedEpilogue
@@ -69,7 +69,7 @@ public final class PackedDepthwiseConv2D: @unchecked Sendable {
 
         if params.depthMultiplier != 1 {
             path = .multiplier
-            storage = SIMDAlignedStorage(count: taps * O + 2 * O)
+            storage = AlignedFloatBuffer(count: taps * O + 2 * O)
             let p = storage.pointer
             p.update(from: filter, count: taps * O)
             if let bias { (p + taps * O).update(from: bias, count: O) }
@@ -134,7 +134,7 @@ public final class PackedDepthwiseConv2D: @unchecked Sendable {
         }
         groups = list
         // 16 zeros after the weights: what border tiles read for input columns in the padding.
-        storage = SIMDAlignedStorage(count: offset + 16)
+        storage = AlignedFloatBuffer(count: offset + 16)
         zerosOffset = offset
         let p = storage.pointer
         for gr in list {

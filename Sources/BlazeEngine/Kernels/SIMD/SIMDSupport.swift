@@ -262,20 +262,6 @@ struct FusedEpilogue {
     }
 }
 
-/// 64-byte aligned float storage owned by one kernel object; zero-filled; freed with it.
-final class SIMDAlignedStorage {
-    let pointer: UnsafeMutablePointer<Float>
-    let count: Int
-
-    init(count: Int) {
-        self.count = count
-        let raw = UnsafeMutableRawPointer.allocate(byteCount: max(count, 16) * MemoryLayout<Float>.stride, alignment: 64)
-        pointer = raw.initializeMemory(as: Float.self, repeating: 0, count: max(count, 16))
-    }
-
-    deinit { pointer.deallocate() }
-}
-
 /// Balanced contiguous split of `0..<count` into `parts` ranges (part `i`); empty when there
 /// are more parts than units.
 @inline(__always)
