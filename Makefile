@@ -2,7 +2,6 @@
 # Each target installs missing Debian packages first; installer and build output go to stderr.
 SHELL := /bin/bash
 DEBS := libopenblas-dev libturbojpeg0-dev libpng-dev pkg-config
-TUNED := -c release --scratch-path .build/tuned -Xswiftc -target-cpu -Xswiftc native -Xswiftc -DBLAZE_TUNED
 
 .PHONY: deps demo test bench models
 
@@ -26,9 +25,10 @@ demo: deps
 test: deps
 	@swift test -c release
 
+# The same release build an app gets; the kernel level is chosen at run time (BLAZE_ISA forces one).
 bench: deps
-	@swift build $(TUNED) --product bench 1>&2
-	@$$(swift build $(TUNED) --show-bin-path)/bench $(ARGS)
+	@swift build -c release --product bench 1>&2
+	@$$(swift build -c release --show-bin-path)/bench $(ARGS)
 
 # Re-create Models/bkm from Models/sources (see Models/README.md).
 models:

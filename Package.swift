@@ -1,5 +1,37 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.2
+// 6.2 or later is required: from 6.2 on, SwiftPM accepts `.unsafeFlags` in a package consumed by
+// version (`from:`), which the per-ISA kernel targets below need for their `-target-cpu`.
 import PackageDescription
+
+/// One kernel module per ISA level, each compiled from BlazeKernels/Shared with its own CPU flags;
+/// the engine picks one at run time (`ISALevel`). Only these internal targets carry ISA flags.
+/// The manifest runs on the building machine, so its architecture decides the set.
+///
+/// The baseline module is named `BlazeKernels` on purpose: every level compiles the same types, so
+/// the compiler emits the same linkonce helpers (`__swift_memcpy…` value witnesses) in each, and
+/// the linker keeps the first copy in link order, which SwiftPM sorts by module name. The baseline
+/// copy must come first, or baseline code would run an AVX helper. `Tools/isa/check_isa_isolation.sh`
+/// (run by `.ci/run`) checks the linked binaries for exactly this.
+#if arch(x86_64)
+let kernelLevels: [(name: String, folder: String, settings: [SwiftSetting])] = [
+    ("BlazeKernels", "Baseline", []),
+    ("BlazeKernelsAVX2", "AVX2", [.define("BLAZE_FMA"), .unsafeFlags(["-target-cpu", "haswell"])]),
+    ("BlazeKernelsAVX512", "AVX512", [.define("BLAZE_FMA"), .unsafeFlags(["-target-cpu", "skylake-avx512"])]),
+]
+#else
+let kernelLevels: [(name: String, folder: String, settings: [SwiftSetting])] = [
+    ("BlazeKernelsNEON", "NEON", [.define("BLAZE_FMA")]),
+]
+#endif
+
+let kernelTargets: [Target] = kernelLevels.map { level in
+    .target(
+        name: level.name,
+        dependencies: ["BlazeEngineCore", "COpenBLAS"],
+        path: "Sources/BlazeKernels/\(level.folder)",
+        swiftSettings: level.settings
+    )
+}
 
 let package = Package(
     name: "BlazeKit",
@@ -41,9 +73,18 @@ let package = Package(
             dependencies: ["BlazeKit", "CTurboJPEG", "CPNG"],
             path: "Sources/BlazeImageIO"
         ),
+        .systemLibrary(
+            name: "CCPUFeatures",
+            path: "Sources/CCPUFeatures"
+        ),
+        .target(
+            name: "BlazeEngineCore",
+            dependencies: ["COpenBLAS", "CCPUFeatures"],
+            path: "Sources/BlazeEngineCore"
+        ),
         .target(
             name: "BlazeEngine",
-            dependencies: ["COpenBLAS"],
+            dependencies: ["BlazeEngineCore", "COpenBLAS"] + kernelLevels.map { .target(name: $0.name) },
             path: "Sources/BlazeEngine"
         ),
         .target(
@@ -107,6 +148,6 @@ let package = Package(
             path: "Tests/BlazeConvertTests",
             resources: [.copy("Fixtures")]
         ),
-    ],
+    ] + kernelTargets,
     swiftLanguageModes: [.v6]
 )

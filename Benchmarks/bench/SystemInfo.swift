@@ -1,8 +1,10 @@
+import BlazeEngine
 import Foundation
 
 enum SystemInfo {
-    /// `model name` of /proc/cpuinfo.
+    /// The CPU's brand string (CPUID), else `model name` of /proc/cpuinfo.
     static var cpuName: String {
+        if CPUInfo.brand != "unknown" { return CPUInfo.brand }
         guard let info = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8) else { return "unknown" }
         for line in info.split(separator: "\n") where line.hasPrefix("model name") {
             return line.split(separator: ":", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespaces) } ?? "unknown"

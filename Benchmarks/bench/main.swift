@@ -6,14 +6,6 @@ import Foundation
 // allocations per inference; peak RSS. Human-readable table by default; `--json` prints exactly
 // one JSON object on stdout (CONTRACTS §5). Progress and hints go to stderr.
 
-#if BLAZE_TUNED
-let buildKind = "tuned"
-#else
-let buildKind = "baseline"
-#endif
-
-let tunedBuildCommand = "swift build -c release --scratch-path .build/tuned -Xswiftc -target-cpu -Xswiftc native -Xswiftc -DBLAZE_TUNED"
-
 func stderrLine(_ s: String) { FileHandle.standardError.write(Data((s + "\n").utf8)) }
 
 /// Rounds to 4 decimals so the JSON stays readable.
@@ -29,11 +21,11 @@ func run() throws {
         try profile(options)
         return
     }
-    if buildKind == "baseline" {
-        stderrLine("bench: baseline build (generic x86-64). For the tuned build: `make bench`, or \(tunedBuildCommand)")
-    } else {
-        stderrLine("bench: tuned build (-target-cpu native, BLAZE_TUNED)")
-    }
+    #if DEBUG
+    stderrLine("bench: warning: this bench was built without optimisation (debug); its figures are not meaningful. Use `swift run -c release bench` or `make bench`.")
+    #endif
+    let isa = try KernelLevels.active()
+    stderrLine("bench: kernel level \(isa) (this CPU supports: \(KernelLevels.runnable.map(\.rawValue).joined(separator: ", ")); BLAZE_ISA=<level> forces one)")
     let core = OpenBLAS.coreName
     if let user = ProcessInfo.processInfo.environment["OPENBLAS_CORETYPE"], !user.isEmpty,
        OpenBLAS.cpuSupportsAVX512, !OpenBLAS.isUsingAVX512Kernels {
@@ -69,7 +61,8 @@ func run() throws {
             ] as [String: Any]
         }
         let object: [String: Any] = [
-            "build": ["kind": buildKind, "openblas_core": core, "cpu": SystemInfo.cpuName],
+            "build": ["isa": isa.rawValue, "isa_supported": KernelLevels.runnable.map(\.rawValue),
+                      "openblas_core": core, "cpu": SystemInfo.cpuName] as [String: Any],
             "models": models,
             "pipelines": Dictionary(uniqueKeysWithValues: pipelineTimings.map {
                 ($0.name, ["threads": $0.threads, "median_ms": rounded($0.medianMs), "fps": rounded(1000 / $0.medianMs)] as [String: Any])
@@ -79,7 +72,7 @@ func run() throws {
         let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
         print(String(decoding: data, as: UTF8.self))
     } else {
-        print("BlazeKit bench — \(buildKind) build, OpenBLAS core \(core), \(SystemInfo.cpuName), \(options.threads) thread(s)")
+        print("BlazeKit bench — kernel level \(isa), OpenBLAS core \(core), \(SystemInfo.cpuName), \(options.threads) thread(s)")
         print("model".padding(toLength: 34, withPad: " ", startingAt: 0) + "  median     min     p90   runs   load  allocs/inf")
         for t in timings {
             let allocs = t.allocsPerInference.map { String(format: "%11.2f", $0) } ?? "          -"
@@ -101,7 +94,7 @@ func profile(_ options: BenchOptions) throws {
         for _ in 0..<options.warmup { session.runInPlace() }
         let steps = session.profileSteps(runs: options.runs > 0 ? options.runs : 20)
         let total = steps.reduce(0) { $0 + $1.medianMs }
-        print("\(model.rawValue): \(String(format: "%.3f", total)) ms in \(steps.count) ops at \(session.threads) thread(s)")
+        print("\(model.rawValue): \(String(format: "%.3f", total)) ms in \(steps.count) ops at \(session.threads) thread(s), kernel level \(session.model.isa)")
         var byOp: [String: Double] = [:]
         for s in steps { byOp[s.op, default: 0] += s.medianMs }
         for (op, ms) in byOp.sorted(by: { $0.value > $1.value }) {

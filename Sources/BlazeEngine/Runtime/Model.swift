@@ -20,10 +20,20 @@ public final class Model: @unchecked Sendable {
     let constantOffsets: [Int]
     /// Conv weights packed for the SIMD kernels, shared by every session of this model.
     let packedKernels = PackedKernelCache()
+    /// The kernel ISA level optimised sessions run (fixed for the model's lifetime).
+    public let isa: ISALevel
+    /// That level's kernels.
+    let levelKernels: any ISAKernelSet.Type
 
     /// Prepares `graph` for execution; validates it first.
-    public init(graph: Graph) throws {
+    /// - Parameter isa: the kernel level to run; `nil` (the default) is `KernelLevels.active()`:
+    ///   `BLAZE_ISA` if set, else the best level of this CPU. Throws `BlazeError(.unsupportedISA)`
+    ///   for a level this CPU or build lacks.
+    public init(graph: Graph, isa: ISALevel? = nil) throws {
         try graph.validate()
+        let level = try isa ?? KernelLevels.active()
+        levelKernels = try KernelLevels.kernels(for: level)
+        self.isa = level
         OpenBLAS.ensureConfigured()
         self.graph = graph
         var offsets: [Int] = []
@@ -43,14 +53,14 @@ public final class Model: @unchecked Sendable {
     }
 
     /// Loads a `.bkm` file (see `ModelFile`).
-    public convenience init(contentsOf url: URL) throws {
+    public convenience init(contentsOf url: URL, isa: ISALevel? = nil) throws {
         let graph: Graph
         do {
             graph = try ModelFile.read(contentsOf: url)
         } catch let e as BlazeError {
             throw e.within(url.lastPathComponent)
         }
-        try self.init(graph: graph)
+        try self.init(graph: graph, isa: isa)
     }
 
     /// Graph input names and shapes, in order.

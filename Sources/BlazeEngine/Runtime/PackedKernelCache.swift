@@ -2,7 +2,7 @@ import Foundation
 
 /// The packed conv kernels of one `Model`, shared by all its sessions: weights are packed once per
 /// model (on the first session that needs them), not once per session. A kernel object is
-/// immutable after init (`PackedConv2D`, `PackedDepthwiseConv2D`), so sessions on any threads
+/// immutable after init (`ConvKernel`, `DepthwiseKernel`), so sessions on any threads
 /// can run the same one.
 ///
 /// A kernel is keyed by its node and everything a session's plan folds into it (fusion, folded
@@ -20,7 +20,7 @@ final class PackedKernelCache: @unchecked Sendable {
     }
 
     private let lock = NSLock()
-    private var kernels: [Key: AnyObject] = [:]
+    private var kernels: [Key: Any] = [:]
 
     static func key(node: Int, fusion: ConvFusion?, fold: PadFolding.Fold?) -> Key {
         Key(node: node, activation: fusion?.activation?.rawValue ?? 255,
@@ -31,7 +31,7 @@ final class PackedKernelCache: @unchecked Sendable {
     }
 
     /// The kernel stored under `key`, made by `make` (under the lock) if there is none yet.
-    func kernel<K: AnyObject>(_ key: Key, make: () -> K) -> K {
+    func kernel<K>(_ key: Key, make: () -> K) -> K {
         lock.lock(); defer { lock.unlock() }
         if let k = kernels[key] as? K { return k }
         let k = make()

@@ -70,7 +70,7 @@ public final class Session {
         var steps: [Step] = []
         var planned: [PlannedStep] = []
         // Conv → ADD / PRELU / RELU fusion, decided once from the graph and the arena addresses.
-        let fusion = folding.map { FusionPlan(graph: graph, folding: $0, pointer: pointer) }
+        let fusion = folding.map { FusionPlan(graph: graph, folding: $0, kernels: model.levelKernels, pointer: pointer) }
         for (index, node) in graph.nodes.enumerated() {
             let fold = folding?.folds[index]
             let inputs = node.inputs.indices.map { slot in
@@ -89,7 +89,7 @@ public final class Session {
                     planned.append(try PlannedStep.make(node.op, inputs: inputs, output: output,
                                                         scratch: scratchCount > 0 ? scratch.pointer : nil, threads: threads,
                                                         fusion: fused?.fusion, foldedPad: fold,
-                                                        kernels: (model.packedKernels, index)))
+                                                        level: model.levelKernels, kernels: (model.packedKernels, index)))
                 } catch {
                     preconditionFailure("Session: validated graph failed to plan \(node.op.name): \(error)")
                 }

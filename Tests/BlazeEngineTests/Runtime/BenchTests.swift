@@ -41,12 +41,9 @@ import Testing
         let object = try Self.json(r.stdout)
         #expect(Set(object.keys) == ["build", "models", "pipelines", "peak_rss_mb"])
         let build = try #require(object["build"] as? [String: Any])
-        #expect(Set(build.keys) == ["kind", "openblas_core", "cpu"])
-        #if BLAZE_TUNED
-        #expect(build["kind"] as? String == "tuned")
-        #else
-        #expect(build["kind"] as? String == "baseline")
-        #endif
+        #expect(Set(build.keys) == ["isa", "isa_supported", "openblas_core", "cpu"])
+        #expect(build["isa"] as? String == (try KernelLevels.active()).rawValue)
+        #expect(build["isa_supported"] as? [String] == KernelLevels.runnable.map(\.rawValue))
         #expect(object["pipelines"] is [String: Any])
         #expect((object["peak_rss_mb"] as? Double ?? 0) > 0)
         let models = try #require(object["models"] as? [String: [String: Any]])
@@ -58,6 +55,24 @@ import Testing
             let median = m["median_ms"] as? Double ?? -1, minimum = m["min_ms"] as? Double ?? -1, p90 = m["p90_ms"] as? Double ?? -1
             #expect(minimum > 0 && minimum <= median && median <= p90, "\(stem)")
             #expect(m["allocs_per_inference"] as? Double == 0, "\(stem): \(m["allocs_per_inference"] ?? "nil") heap allocations per inference")
+        }
+    }
+
+    /// `BLAZE_ISA` forces each level this CPU has; a level it lacks or a bogus name is one line on
+    /// stderr and exit status 1, never a crash.
+    @Test func forcedISALevels() throws {
+        let args = ["--json", "--runs", "2", "--model", "face_detection_short_range", "--threads", "1"]
+        for level in KernelLevels.runnable {
+            let r = try Self.runBench(args, environment: ["BLAZE_ISA": level.rawValue])
+            #expect(r.status == 0, "BLAZE_ISA=\(level)")
+            let build = try #require(try Self.json(r.stdout)["build"] as? [String: Any])
+            #expect(build["isa"] as? String == level.rawValue)
+        }
+        let missing = ISALevel.allCases.filter { !ISALevel.supported.contains($0) }.map(\.rawValue)
+        for bad in ["sse9"] + missing {
+            let r = try Self.runBench(args, environment: ["BLAZE_ISA": bad])
+            #expect(r.status == 1, "BLAZE_ISA=\(bad)")
+            #expect(r.stdout.isEmpty)
         }
     }
 
@@ -86,19 +101,15 @@ import Testing
 }
 
 @Suite struct BuildTests {
-    /// The default build (no `-target-cpu`) must not fall into libm's `fmaf`, one call per SIMD lane
+    /// The baseline level (no FMA) must not fall into libm's `fmaf`, one call per SIMD lane
     /// (`addingProduct` without FMA hardware). bench links all of BlazeEngine, so a `fmaf` import
     /// in its dynamic symbol names would reveal one.
     @Test func defaultBuildImportsNoFmaf() throws {
-        #if BLAZE_TUNED
-        return
-        #else
         let url = try #require(BenchTests.benchURL, "bench is not built next to the test binary")
         let bytes = try Data(contentsOf: url)
         for name in ["fmaf", "fma"] {
             #expect(bytes.range(of: Data("\0\(name)\0".utf8)) == nil, "bench imports \(name)")
         }
-        #endif
     }
 }
 

@@ -33,7 +33,8 @@ enum PlannedStepTestKit {
             buffers.append(out)
         }
         let step = try PlannedStep.make(op, inputs: views, output: MutableTensorView(out, outShape),
-                                        scratch: scratchCount > 0 ? scratch : nil, threads: threads)
+                                        scratch: scratchCount > 0 ? scratch : nil, threads: threads,
+                                        level: try KernelLevels.kernels(for: KernelLevels.active()))
         step.execute(pool)
         return Array(UnsafeBufferPointer(start: out, count: outCount))
     }
@@ -73,7 +74,7 @@ enum PlannedStepTestKit {
         }
     }
 
-    /// For ops on the packed SIMD kernels (depthwise, pooling), which use FMA in the tuned build and
+    /// For ops on the packed SIMD kernels (depthwise, pooling), which use FMA on the AVX2/AVX-512 levels and
     /// their own summation order: within `1e-5·max(1, max|ref|)` of the reference, and bitwise
     /// equal across thread counts.
     static func expectMatchesReferenceFused(_ op: Op, _ inputs: [KernelTensor], _ what: String,

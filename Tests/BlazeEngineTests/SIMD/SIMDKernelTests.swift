@@ -1,11 +1,12 @@
 import Testing
 @testable import BlazeEngine
 
-/// The prepared SIMD kernels (Kernels/SIMD) against the reference kernels on seeded random shapes
+/// Every ISA level's prepared SIMD kernels (BlazeKernels/Shared + the level's Level.swift), on
+/// each level this CPU supports (`KernelLevels.runnable`), against the reference kernels on seeded random shapes
 /// that cover every channel/tile tail, strides, both paddings, activations, fused PReLU and
 /// residual, and work splits. Tolerance `1e-5 · max(1, max|ref|)` per tensor (FMA and summation
 /// order change rounding). Work splits must give identical bytes to one run.
-/// Run in release: `swift test -c release --filter SIMD` (both builds).
+/// Run in release: `swift test -c release --filter SIMD`. Levels this CPU lacks: see ISACoverageTests.
 @Suite struct SIMDKernelTests {
     static let activations: [Activation] = [.none, .relu, .relu6, .reluMinus1To1]
 
@@ -23,7 +24,7 @@ import Testing
 
     /// Returns false when the geometry is invalid (VALID kernel larger than the input).
     @discardableResult
-    static func check(_ t: DWCase, _ rng: inout SIMDTestRNG, sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
+    static func check(_ K: any ISAKernelSet.Type, _ t: DWCase, _ rng: inout SIMDTestRNG, sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
         let p = DepthwiseConv2DParams(strideH: t.stride, strideW: t.stride, dilationH: t.dilation, dilationW: t.dilation,
                                       depthMultiplier: t.multiplier, padding: t.padding, activation: t.activation)
         let O = t.c * t.multiplier
@@ -40,7 +41,7 @@ import Testing
         SIMDTestBuffer.fuseReference(ref, channels: O, residual: t.residual ? res : nil, residualChannels: O,
                                      residualActivation: t.residualActivation, alpha: t.prelu ? alpha : nil)
 
-        let k = PackedDepthwiseConv2D(params: p, geometry: g, filter: f.pointer, bias: t.bias ? b.pointer : nil,
+        let k = K.depthwise(params: p, geometry: g, filter: f.pointer, bias: t.bias ? b.pointer : nil,
                                       prelu: t.prelu ? alpha.pointer : nil, residualActivation: t.residualActivation,
                                       tilePixels: t.tilePixels)
         let whole = SIMDTestBuffer(outCount, fill: .nan), split = SIMDTestBuffer(outCount, fill: .nan)
@@ -48,12 +49,13 @@ import Testing
         let cut = k.workCount / 2
         k.run(input: x.pointer, output: split.mutablePointer, residual: t.residual ? res.pointer : nil, rows: cut..<k.workCount)
         k.run(input: x.pointer, output: split.mutablePointer, residual: t.residual ? res.pointer : nil, rows: 0..<cut)
-        SIMDTestBuffer.expectClose(whole, ref, "depthwise \(t)", sourceLocation: sourceLocation)
+        SIMDTestBuffer.expectClose(whole, ref, "\(K.level) depthwise \(t)", sourceLocation: sourceLocation)
         SIMDTestBuffer.expectIdentical(split, whole, "depthwise split \(t)", sourceLocation: sourceLocation)
         return true
     }
 
-    @Test func depthwiseEveryChannelTail() {
+    @Test(arguments: KernelLevels.runnable) func depthwiseEveryChannelTail(level: ISALevel) throws {
+        let K = try KernelLevels.kernels(for: level)
         var rng = SIMDTestRNG(seed: 1)
         for c in [1, 2, 3, 4, 5, 7, 8, 12, 15, 16, 17, 20, 24, 28, 31, 32, 33, 36, 42, 47, 48, 64, 72, 96] {
             for (k, s) in [(3, 1), (3, 2), (5, 1), (5, 2)] {
@@ -64,26 +66,28 @@ import Testing
                                    prelu: Bool.random(using: &rng), residual: Bool.random(using: &rng),
                                    residualActivation: Self.activations.randomElement(using: &rng)!,
                                    bias: Bool.random(using: &rng))
-                    Self.check(t, &rng)
+                    Self.check(K, t, &rng)
                 }
             }
         }
     }
 
-    @Test func depthwiseOddSizesAndEveryTileShape() {
+    @Test(arguments: KernelLevels.runnable) func depthwiseOddSizesAndEveryTileShape(level: ISALevel) throws {
+        let K = try KernelLevels.kernels(for: level)
         var rng = SIMDTestRNG(seed: 2)
-        for tile in PackedDepthwiseConv2D.availableTilePixels {
+        for tile in K.depthwiseTilePixels {
             for size in 1...17 {
                 for (k, s) in [(3, 1), (3, 2), (5, 1), (5, 2)] {
                     let c = [16, 32, 48, 64, 80][size % 5]
-                    Self.check(DWCase(h: size, w: 18 - size, c: c, kh: k, kw: k, stride: s, padding: size % 3 == 0 ? .valid : .same,
+                    Self.check(K, DWCase(h: size, w: 18 - size, c: c, kh: k, kw: k, stride: s, padding: size % 3 == 0 ? .valid : .same,
                                       activation: .relu6, prelu: size % 2 == 0, residual: size % 4 == 1, tilePixels: tile), &rng)
                 }
             }
         }
     }
 
-    @Test func depthwiseGeneralPaths() {
+    @Test(arguments: KernelLevels.runnable) func depthwiseGeneralPaths(level: ISALevel) throws {
+        let K = try KernelLevels.kernels(for: level)
         var rng = SIMDTestRNG(seed: 3)
         let cases = [
             DWCase(h: 9, w: 11, c: 20, kh: 3, kw: 3, dilation: 2, activation: .relu, prelu: true, residual: true),
@@ -93,19 +97,21 @@ import Testing
             DWCase(n: 2, h: 9, w: 8, c: 6, kh: 3, kw: 3, stride: 2, multiplier: 2, activation: .relu, prelu: true, residual: true),
             DWCase(h: 5, w: 6, c: 3, kh: 5, kw: 5, multiplier: 3, padding: .same),
         ]
-        for t in cases { #expect(Self.check(t, &rng), "invalid case \(t)") }
+        for t in cases { #expect(Self.check(K, t, &rng), "invalid case \(t)") }
     }
 
-    @Test func depthwiseMediaPipeShapes() {
+    @Test(arguments: KernelLevels.runnable) func depthwiseMediaPipeShapes(level: ISALevel) throws {
+        let K = try KernelLevels.kernels(for: level)
         var rng = SIMDTestRNG(seed: 4)
-        Self.check(DWCase(h: 96, w: 96, c: 32, kh: 5, kw: 5, prelu: true), &rng)
-        Self.check(DWCase(h: 24, w: 24, c: 128, kh: 5, kw: 5, stride: 2), &rng)
-        Self.check(DWCase(h: 14, w: 14, c: 672, kh: 5, kw: 5, activation: .relu6), &rng)
-        Self.check(DWCase(h: 50, w: 50, c: 24, kh: 3, kw: 3, padding: .valid), &rng)
-        Self.check(DWCase(h: 64, w: 64, c: 8, kh: 3, kw: 3), &rng)
+        Self.check(K, DWCase(h: 96, w: 96, c: 32, kh: 5, kw: 5, prelu: true), &rng)
+        Self.check(K, DWCase(h: 24, w: 24, c: 128, kh: 5, kw: 5, stride: 2), &rng)
+        Self.check(K, DWCase(h: 14, w: 14, c: 672, kh: 5, kw: 5, activation: .relu6), &rng)
+        Self.check(K, DWCase(h: 50, w: 50, c: 24, kh: 3, kw: 3, padding: .valid), &rng)
+        Self.check(K, DWCase(h: 64, w: 64, c: 8, kh: 3, kw: 3), &rng)
     }
 
-    @Test func depthwiseInPlaceResidual() {
+    @Test(arguments: KernelLevels.runnable) func depthwiseInPlaceResidual(level: ISALevel) throws {
+        let K = try KernelLevels.kernels(for: level)
         var rng = SIMDTestRNG(seed: 5)
         for c in [5, 16, 24, 40] {
             let p = DepthwiseConv2DParams(padding: .same, activation: .relu)
@@ -116,7 +122,7 @@ import Testing
             ReferenceKernels.depthwiseConv2D(p, input: TensorView(x.pointer, [1, 7, 9, c]), filter: TensorView(f.pointer, [1, 3, 3, c]),
                                              bias: TensorView(b.pointer, [c]), output: MutableTensorView(ref.mutablePointer, g.outputShape))
             SIMDTestBuffer.fuseReference(ref, channels: c, residual: res, residualChannels: c, residualActivation: .relu6, alpha: nil)
-            let k = PackedDepthwiseConv2D(params: p, geometry: g, filter: f.pointer, bias: b.pointer, residualActivation: .relu6)
+            let k = K.depthwise(params: p, geometry: g, filter: f.pointer, bias: b.pointer, residualActivation: .relu6)
             let y = res.copy()
             k.run(input: x.pointer, output: y.mutablePointer, residual: y.pointer, rows: 3..<k.workCount)
             k.run(input: x.pointer, output: y.mutablePointer, residual: y.pointer, rows: 0..<3)
@@ -131,15 +137,15 @@ import Testing
         var padding = Padding.same, activation = Activation.none
         var prelu = false, residual = false, residualActivation = Activation.none, residualChannels: Int? = nil
         var inPlace = false, bias = true
-        var backend = PackedConv2D.Backend.simd
-        var tile: (rows: Int, vectors: Int)? = nil
+        var backend = ConvBackend.simd
+        var tile: ConvTileShape? = nil
         var description: String {
-            "N\(n) \(h)×\(w)×\(c)→\(o) k\(kh)×\(kw) s\(stride) d\(dilation) \(padding) \(activation) prelu \(prelu) residual \(residual)(\(residualActivation), ch \(residualChannels.map(String.init) ?? "O"), in place \(inPlace)) bias \(bias) \(backend) tile \(tile.map { "\($0.rows)×\($0.vectors)" } ?? "auto")"
+            "N\(n) \(h)×\(w)×\(c)→\(o) k\(kh)×\(kw) s\(stride) d\(dilation) \(padding) \(activation) prelu \(prelu) residual \(residual)(\(residualActivation), ch \(residualChannels.map(String.init) ?? "O"), in place \(inPlace)) bias \(bias) \(backend) tile \(tile.map { "\($0.rows)×\($0.maxVectors)" } ?? "auto")"
         }
     }
 
     @discardableResult
-    static func check(_ t: ConvCase, _ rng: inout SIMDTestRNG, sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
+    static func check(_ K: any ISAKernelSet.Type, _ t: ConvCase, _ rng: inout SIMDTestRNG, sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
         let p = Conv2DParams(strideH: t.stride, strideW: t.stride, dilationH: t.dilation, dilationW: t.dilation,
                              padding: t.padding, activation: t.activation)
         guard let g = try? p.geometry(input: [t.n, t.h, t.w, t.c], filter: [t.o, t.kh, t.kw, t.c]) else { return false }
@@ -157,7 +163,7 @@ import Testing
         SIMDTestBuffer.fuseReference(ref, channels: t.o, residual: t.residual ? res : nil, residualChannels: rc,
                                      residualActivation: t.residualActivation, alpha: t.prelu ? alpha : nil)
 
-        let k = PackedConv2D(params: p, geometry: g, filter: f.pointer, bias: t.bias ? b.pointer : nil,
+        let k = K.conv(params: p, geometry: g, filter: f.pointer, bias: t.bias ? b.pointer : nil,
                              prelu: t.prelu ? alpha.pointer : nil, residualActivation: t.residualActivation,
                              residualChannels: t.residualChannels, backend: t.backend, tile: t.tile)
         let whole = SIMDTestBuffer(outCount, fill: .nan), split = SIMDTestBuffer(outCount, fill: .nan)
@@ -172,60 +178,64 @@ import Testing
         k.run(input: x.pointer, output: split.mutablePointer, residual: splitRes, work: c..<k.workCount)
         k.run(input: x.pointer, output: split.mutablePointer, residual: splitRes, work: 0..<a)
         k.run(input: x.pointer, output: split.mutablePointer, residual: splitRes, work: a..<c)
-        let what = "conv \(t) [\(k.kind) \(k.tileRows)×\(k.tileVectors), \(k.workCount) units]"
+        let what = "\(K.level) conv \(t) [\(k.kind) \(k.tileRows)×\(k.tileVectors), \(k.workCount) units]"
         SIMDTestBuffer.expectClose(whole, ref, what, sourceLocation: sourceLocation)
         SIMDTestBuffer.expectIdentical(split, whole, "split " + what, sourceLocation: sourceLocation)
         return true
     }
 
-    @Test func pointwiseEveryOutputTail() {
+    @Test(arguments: KernelLevels.runnable) func pointwiseEveryOutputTail(level: ISALevel) throws {
+        let K = try KernelLevels.kernels(for: level)
         var rng = SIMDTestRNG(seed: 10)
         for c in [1, 3, 16, 17, 32, 33, 64, 200] {
             for o in [1, 2, 3, 4, 6, 8, 15, 16, 17, 24, 31, 32, 33, 36, 47, 48, 49, 63, 64, 65, 96, 112, 130] {
-                for backend in [PackedConv2D.Backend.simd, .blas] {
+                for backend in [ConvBackend.simd, .blas] {
                     let t = ConvCase(n: Int.random(in: 1...2, using: &rng), h: Int.random(in: 1...17, using: &rng),
                                      w: Int.random(in: 1...17, using: &rng), c: c, o: o,
                                      activation: Self.activations.randomElement(using: &rng)!,
                                      prelu: Bool.random(using: &rng), residual: Bool.random(using: &rng),
                                      residualActivation: Self.activations.randomElement(using: &rng)!,
                                      bias: Bool.random(using: &rng), backend: backend)
-                    Self.check(t, &rng)
+                    Self.check(K, t, &rng)
                 }
             }
         }
     }
 
-    @Test func pointwiseEveryTileShape() {
+    @Test(arguments: KernelLevels.runnable) func pointwiseEveryTileShape(level: ISALevel) throws {
+        let K = try KernelLevels.kernels(for: level)
         var rng = SIMDTestRNG(seed: 11)
-        for shape in PackedConv2D.availableTiles {
+        for shape in K.convTiles {
             for nv in 1...shape.maxVectors {
-                for (pixels, o) in [(shape.rows, nv * PackedConv2D.lanes), (3 * shape.rows + 1, nv * PackedConv2D.lanes - 3), (37, 5), (100, 70)] {
-                    Self.check(ConvCase(h: pixels, w: 1, c: 19, o: o, activation: .relu6, prelu: pixels % 2 == 1,
-                                        residual: pixels % 3 != 0, tile: (shape.rows, nv)), &rng)
+                for (pixels, o) in [(shape.rows, nv * K.lanes), (3 * shape.rows + 1, nv * K.lanes - 3), (37, 5), (100, 70)] {
+                    Self.check(K, ConvCase(h: pixels, w: 1, c: 19, o: o, activation: .relu6, prelu: pixels % 2 == 1,
+                                        residual: pixels % 3 != 0, tile: ConvTileShape(rows: shape.rows, maxVectors: nv)), &rng)
                     // In place: a shifted-back last tile must not re-add the residual to finished pixels.
-                    Self.check(ConvCase(h: pixels, w: 1, c: 19, o: o, residual: true, residualActivation: .relu,
-                                        inPlace: true, tile: (shape.rows, nv)), &rng)
+                    Self.check(K, ConvCase(h: pixels, w: 1, c: 19, o: o, residual: true, residualActivation: .relu,
+                                        inPlace: true, tile: ConvTileShape(rows: shape.rows, maxVectors: nv)), &rng)
                 }
             }
         }
     }
 
-    @Test func pointwiseResidualLayouts() {
+    @Test(arguments: KernelLevels.runnable) func pointwiseResidualLayouts(level: ISALevel) throws {
+        let K = try KernelLevels.kernels(for: level)
         var rng = SIMDTestRNG(seed: 12)
-        for backend in [PackedConv2D.Backend.simd, .blas] {
+        for backend in [ConvBackend.simd, .blas] {
             // ADD of a channel-padded tensor (MAX_POOL → PAD → ADD in the palm nets).
-            Self.check(ConvCase(n: 2, h: 5, w: 7, c: 32, o: 64, prelu: true, residual: true, residualChannels: 32, backend: backend), &rng)
-            Self.check(ConvCase(h: 6, w: 5, c: 24, o: 40, residual: true, residualActivation: .relu, residualChannels: 20, backend: backend), &rng)
-            Self.check(ConvCase(h: 3, w: 3, c: 8, o: 20, residual: true, residualChannels: 0, backend: backend), &rng)
+            Self.check(K, ConvCase(n: 2, h: 5, w: 7, c: 32, o: 64, prelu: true, residual: true, residualChannels: 32, backend: backend), &rng)
+            Self.check(K, ConvCase(h: 6, w: 5, c: 24, o: 40, residual: true, residualActivation: .relu, residualChannels: 20, backend: backend), &rng)
+            Self.check(K, ConvCase(h: 3, w: 3, c: 8, o: 20, residual: true, residualChannels: 0, backend: backend), &rng)
             // In place: residual == output.
             for activation in [Activation.none, .relu6] {
-                Self.check(ConvCase(h: 6, w: 7, c: 24, o: 40, activation: activation, prelu: true, residual: true,
+                Self.check(K, ConvCase(h: 6, w: 7, c: 24, o: 40, activation: activation, prelu: true, residual: true,
                                     residualActivation: .relu, inPlace: true, backend: backend), &rng)
             }
         }
     }
 
-    @Test func directConvEveryShape() {
+    @Test(arguments: KernelLevels.runnable) func directConvEveryShape(level: ISALevel) throws {
+        let K = try KernelLevels.kernels(for: level)
         var rng = SIMDTestRNG(seed: 13)
         for c in [1, 3, 8, 17] {
             for o in [1, 16, 17, 24, 32, 50] {
@@ -238,7 +248,7 @@ import Testing
                                              prelu: Bool.random(using: &rng), residual: Bool.random(using: &rng),
                                              residualActivation: Self.activations.randomElement(using: &rng)!,
                                              bias: Bool.random(using: &rng))
-                            Self.check(t, &rng)
+                            Self.check(K, t, &rng)
                         }
                     }
                 }
@@ -246,7 +256,8 @@ import Testing
         }
     }
 
-    @Test func directConvSpecialCases() {
+    @Test(arguments: KernelLevels.runnable) func directConvSpecialCases(level: ISALevel) throws {
+        let K = try KernelLevels.kernels(for: level)
         var rng = SIMDTestRNG(seed: 14)
         let cases = [
             ConvCase(h: 13, w: 14, c: 5, o: 20, kh: 3, kw: 3, dilation: 2, activation: .relu, residual: true),
@@ -258,10 +269,11 @@ import Testing
             ConvCase(h: 11, w: 23, c: 3, o: 20, kh: 3, kw: 3, stride: 1, activation: .relu, residual: true, inPlace: true),
             ConvCase(h: 9, w: 29, c: 5, o: 40, kh: 5, kw: 5, stride: 2, prelu: true, residual: true, residualActivation: .relu6, inPlace: true),
         ]
-        for t in cases { #expect(Self.check(t, &rng), "invalid case \(t)") }
+        for t in cases { #expect(Self.check(K, t, &rng), "invalid case \(t)") }
     }
 
-    @Test func fullyConnected() {
+    @Test(arguments: KernelLevels.runnable) func fullyConnected(level: ISALevel) throws {
+        let K = try KernelLevels.kernels(for: level)
         var rng = SIMDTestRNG(seed: 15)
         for (rows, i, o) in [(1, 64, 10), (1, 1152, 63), (3, 17, 33), (5, 128, 1)] {
             let p = FullyConnectedParams(activation: .relu)
@@ -269,8 +281,8 @@ import Testing
             let ref = SIMDTestBuffer(rows * o)
             ReferenceKernels.fullyConnected(p, input: TensorView(x.pointer, [rows, i]), weights: TensorView(w.pointer, [o, i]),
                                             bias: TensorView(b.pointer, [o]), output: MutableTensorView(ref.mutablePointer, [rows, o]))
-            for backend in [PackedConv2D.Backend.simd, .blas] {
-                let k = PackedConv2D(fullyConnected: p, rows: rows, inputSize: i, outputSize: o, weights: w.pointer, bias: b.pointer,
+            for backend in [ConvBackend.simd, .blas] {
+                let k = K.fullyConnected(params: p, rows: rows, inputSize: i, outputSize: o, weights: w.pointer, bias: b.pointer,
                                      backend: backend)
                 let y = SIMDTestBuffer(rows * o, fill: .nan)
                 for part in 0..<2 { k.run(input: x.pointer, output: y.mutablePointer, residual: nil, work: k.partition(part, of: 2)) }
@@ -281,7 +293,8 @@ import Testing
 
     // MARK: Pool, resize, elementwise
 
-    @Test func pooling() {
+    @Test(arguments: KernelLevels.runnable) func pooling(level: ISALevel) throws {
+        let K = try KernelLevels.kernels(for: level)
         var rng = SIMDTestRNG(seed: 20)
         for c in [1, 3, 16, 21, 64] {
             for (f, s) in [(2, 2), (3, 2), (3, 1)] {
@@ -296,7 +309,7 @@ import Testing
                         let ref = SIMDTestBuffer(n)
                         let view = TensorView(x.pointer, [2, h, w, c]), out = MutableTensorView(ref.mutablePointer, g.outputShape)
                         if average { ReferenceKernels.averagePool2D(p, input: view, output: out) } else { ReferenceKernels.maxPool2D(p, input: view, output: out) }
-                        let k = Pool2DKernel(params: p, geometry: g, average: average)
+                        let k = K.pool(params: p, geometry: g, average: average)
                         let y = SIMDTestBuffer(n, fill: .nan)
                         k.run(input: x.pointer, output: y.mutablePointer, rows: 1..<k.workCount)
                         k.run(input: x.pointer, output: y.mutablePointer, rows: 0..<1)
@@ -307,7 +320,8 @@ import Testing
         }
     }
 
-    @Test func resizeBilinearIsBitExact() {
+    @Test(arguments: KernelLevels.runnable) func resizeBilinearIsBitExact(level: ISALevel) throws {
+        let K = try KernelLevels.kernels(for: level)
         var rng = SIMDTestRNG(seed: 21)
         for c in [1, 5, 16, 35] {
             for (ih, iw, oh, ow) in [(6, 6, 12, 12), (12, 12, 24, 24), (5, 7, 9, 14), (8, 8, 4, 4)] {
@@ -316,7 +330,7 @@ import Testing
                     let x = SIMDTestBuffer.random(ih * iw * c, &rng)
                     let ref = SIMDTestBuffer(oh * ow * c)
                     ReferenceKernels.resizeBilinear(p, input: TensorView(x.pointer, [1, ih, iw, c]), output: MutableTensorView(ref.mutablePointer, [1, oh, ow, c]))
-                    let k = ResizeBilinearKernel(params: p, inputShape: [1, ih, iw, c])
+                    let k = K.resizeBilinear(params: p, inputShape: [1, ih, iw, c])
                     let y = SIMDTestBuffer(oh * ow * c, fill: .nan)
                     k.run(input: x.pointer, output: y.mutablePointer, rows: k.partition(1, of: 2))
                     k.run(input: x.pointer, output: y.mutablePointer, rows: k.partition(0, of: 2))
@@ -326,7 +340,8 @@ import Testing
         }
     }
 
-    @Test func elementwise() {
+    @Test(arguments: KernelLevels.runnable) func elementwise(level: ISALevel) throws {
+        let K = try KernelLevels.kernels(for: level)
         var rng = SIMDTestRNG(seed: 22)
         for c in [1, 3, 16, 19, 64] {
             let pixels = 13
@@ -336,14 +351,14 @@ import Testing
                 let ref = SIMDTestBuffer(n)
                 for i in 0..<n { ref.mutablePointer[i] = act.apply(a.pointer[i] + b.pointer[i]) }
                 let y = SIMDTestBuffer(n, fill: .nan)
-                SIMDElementwise.add(a.pointer, b.pointer, output: y.mutablePointer, activation: act, range: 5..<n)
-                SIMDElementwise.add(a.pointer, b.pointer, output: y.mutablePointer, activation: act, range: 0..<5)
+                K.add(a.pointer, b.pointer, output: y.mutablePointer, activation: act, range: 5..<n)
+                K.add(a.pointer, b.pointer, output: y.mutablePointer, activation: act, range: 0..<5)
                 SIMDTestBuffer.expectIdentical(y, ref, "add C=\(c) \(act)")
 
                 let refP = SIMDTestBuffer(n)
                 for i in 0..<n { let v = ref.pointer[i]; refP.mutablePointer[i] = v < 0 ? alpha.pointer[i % c] * v : v }
                 let yp = SIMDTestBuffer(n, fill: .nan)
-                SIMDElementwise.addPrelu(a.pointer, b.pointer, alpha: alpha.pointer, channels: c, output: yp.mutablePointer,
+                K.addPrelu(a.pointer, b.pointer, alpha: alpha.pointer, channels: c, output: yp.mutablePointer,
                                          activation: act, pixels: 0..<pixels)
                 SIMDTestBuffer.expectIdentical(yp, refP, "add+prelu C=\(c) \(act)")
             }
@@ -351,21 +366,16 @@ import Testing
             ReferenceKernels.prelu(input: TensorView(a.pointer, [1, 1, pixels, c]), alpha: TensorView(alpha.pointer, [1, 1, c]),
                                    output: MutableTensorView(ref.mutablePointer, [1, 1, pixels, c]))
             let y = a.copy()
-            SIMDElementwise.prelu(input: y.pointer, alpha: alpha.pointer, channels: c, output: y.mutablePointer, pixels: 0..<pixels)
+            K.prelu(input: y.pointer, alpha: alpha.pointer, channels: c, output: y.mutablePointer, pixels: 0..<pixels)
             SIMDTestBuffer.expectIdentical(y, ref, "prelu in place C=\(c)")
 
-            let padded = SIMDTestBuffer((c + 5) * pixels, fill: .nan)
-            SIMDElementwise.padChannels(input: a.pointer, channels: c, before: 2, after: 3, value: 0.5, output: padded.mutablePointer, pixels: 0..<pixels)
-            let refPad = SIMDTestBuffer((c + 5) * pixels)
-            ReferenceKernels.pad(PadParams(paddings: [[0, 0], [0, 0], [0, 0], [2, 3]], value: 0.5), input: TensorView(a.pointer, [1, 1, pixels, c]),
-                                 output: MutableTensorView(refPad.mutablePointer, [1, 1, pixels, c + 5]))
-            SIMDTestBuffer.expectIdentical(padded, refPad, "pad channels C=\(c)")
         }
     }
 
     /// An explicit zero PAD before a VALID conv/depthwise folds into the kernel's geometry
     /// (any padTop/padLeft, trailing pads implied by outH/outW): compare with PAD + reference.
-    @Test func foldedSpatialPadding() {
+    @Test(arguments: KernelLevels.runnable) func foldedSpatialPadding(level: ISALevel) throws {
+        let K = try KernelLevels.kernels(for: level)
         var rng = SIMDTestRNG(seed: 23)
         for (top, bottom, left, right) in [(1, 1, 1, 1), (0, 2, 1, 0), (2, 0, 0, 3), (3, 1, 2, 2)] {
             for (k, s) in [(3, 1), (3, 2), (5, 2), (2, 2)] {
@@ -385,7 +395,7 @@ import Testing
                 let ref = SIMDTestBuffer(pg.outH * pg.outW * c)
                 ReferenceKernels.depthwiseConv2D(dp, input: TensorView(padded.pointer, [1, ph, pw, c]), filter: TensorView(f.pointer, [1, k, k, c]),
                                                  bias: TensorView(b.pointer, [c]), output: MutableTensorView(ref.mutablePointer, pg.outputShape))
-                let dk = PackedDepthwiseConv2D(params: dp, geometry: g, filter: f.pointer, bias: b.pointer)
+                let dk = K.depthwise(params: dp, geometry: g, filter: f.pointer, bias: b.pointer)
                 let y = SIMDTestBuffer(ref.count, fill: .nan)
                 dk.run(input: x.pointer, output: y.mutablePointer)
                 SIMDTestBuffer.expectClose(y, ref, "depthwise k\(k) s\(s) folded pad \((top, bottom, left, right))")
@@ -398,7 +408,7 @@ import Testing
                 let cref = SIMDTestBuffer(cpg.outH * cpg.outW * o)
                 ReferenceKernels.conv2D(cp, input: TensorView(padded.pointer, [1, ph, pw, c]), filter: TensorView(cf.pointer, [o, k, k, c]),
                                         bias: TensorView(b.pointer, [o]), output: MutableTensorView(cref.mutablePointer, cpg.outputShape))
-                let ck = PackedConv2D(params: cp, geometry: cg, filter: cf.pointer, bias: b.pointer)
+                let ck = K.conv(params: cp, geometry: cg, filter: cf.pointer, bias: b.pointer)
                 let cy = SIMDTestBuffer(cref.count, fill: .nan)
                 ck.run(input: x.pointer, output: cy.mutablePointer)
                 SIMDTestBuffer.expectClose(cy, cref, "conv k\(k) s\(s) folded pad \((top, bottom, left, right))")
@@ -411,7 +421,7 @@ import Testing
             for parts in 1...5 {
                 var next = 0
                 for i in 0..<parts {
-                    let r = simdPartition(count, part: i, of: parts)
+                    let r = WorkRange.part(i, of: parts, count: count)
                     #expect(r.lowerBound == next)
                     next = r.upperBound
                 }

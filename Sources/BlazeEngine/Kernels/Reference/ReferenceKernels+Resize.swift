@@ -11,13 +11,13 @@ extension ReferenceKernels {
         precondition(output.count == elementCount(outShape), "RESIZE_BILINEAR output view does not match")
         let N = input.shape[0], H = input.shape[1], W = input.shape[2], C = input.shape[3]
         let OH = p.height, OW = p.width
-        let hs = resizeScale(input: H, output: OH, alignCorners: p.alignCorners)
-        let ws = resizeScale(input: W, output: OW, alignCorners: p.alignCorners)
+        let hs = ResizeSampling.scale(input: H, output: OH, alignCorners: p.alignCorners)
+        let ws = ResizeSampling.scale(input: W, output: OW, alignCorners: p.alignCorners)
 
         // Horizontal interpolation values, computed once per call.
         var xs = [(lo: Int, hi: Int, s: Float)]()
         xs.reserveCapacity(OW)
-        for ox in 0..<OW { xs.append(resizeSource(ox, scale: ws, halfPixel: p.halfPixelCenters, size: W)) }
+        for ox in 0..<OW { xs.append(ResizeSampling.source(ox, scale: ws, halfPixel: p.halfPixelCenters, size: W)) }
 
         let x = input.data, y = output.data
         xs.withUnsafeBufferPointer { xs in
@@ -25,7 +25,7 @@ extension ReferenceKernels {
             for n in 0..<N {
                 let image = x + n &* H &* W &* C
                 for oy in 0..<OH {
-                    let (y0, y1, inY) = resizeSource(oy, scale: hs, halfPixel: p.halfPixelCenters, size: H)
+                    let (y0, y1, inY) = ResizeSampling.source(oy, scale: hs, halfPixel: p.halfPixelCenters, size: H)
                     let dy = inY - Float(y0)
                     for ox in 0..<OW {
                         let (x0, x1, inX) = xs[ox]
@@ -45,19 +45,5 @@ extension ReferenceKernels {
                 }
             }
         }
-    }
-
-    @inline(__always)
-    static func resizeScale(input: Int, output: Int, alignCorners: Bool) -> Float {
-        if alignCorners && output > 1 { return Float(input - 1) / Float(output - 1) }
-        return Float(input) / Float(output)
-    }
-
-    @inline(__always)
-    static func resizeSource(_ v: Int, scale: Float, halfPixel: Bool, size: Int) -> (lo: Int, hi: Int, s: Float) {
-        let s = halfPixel ? (Float(v) + 0.5) * scale - 0.5 : Float(v) * scale
-        let lo = max(Int(s.rounded(.down)), 0)
-        let hi = min(Int(s.rounded(.up)), size - 1)
-        return (lo, hi, s)
     }
 }

@@ -34,7 +34,7 @@ struct FusionPlan {
     /// Nodes folded into an earlier conv node.
     private(set) var skipped: Set<Int> = []
 
-    init(graph: Graph, folding: PadFolding, pointer: (Int) -> UnsafeMutablePointer<Float>) {
+    init(graph: Graph, folding: PadFolding, kernels: any ISAKernelSet.Type, pointer: (Int) -> UnsafeMutablePointer<Float>) {
         let nodes = graph.nodes
         var consumers = [Int](repeating: 0, count: graph.tensors.count)
         for node in nodes { for t in node.inputs { consumers[t] += 1 } }
@@ -93,9 +93,9 @@ struct FusionPlan {
                 activation = p.activation
                 guard let g = try? p.geometry(input: graph.tensors[conv.inputs[0]].shape,
                                               filter: graph.tensors[conv.inputs[1]].shape) else { continue }
-                // Baseline build: only pointwise convs (OpenBLAS inside the packed kernel) are fused;
-                // the others stay on im2col + OpenBLAS.
-                if !SIMDBuild.isTuned && !GemmStep.isPointwise(g) { continue }
+                // Levels that leave non-pointwise convs to im2col + OpenBLAS fuse only pointwise ones
+                // (OpenBLAS inside the packed kernel).
+                if !kernels.prefersPackedConv(g) && !GemmStep.isPointwise(g) { continue }
                 channels = g.outC
                 isDepthwise = false
             case .depthwiseConv2D(let p):

@@ -50,9 +50,10 @@ enum PlannedStep {
     static func make(_ op: Op, inputs x: [TensorView], output out: MutableTensorView,
                      scratch: UnsafeMutablePointer<Float>?, threads: Int,
                      fusion: ConvFusion? = nil, foldedPad: PadFolding.Fold? = nil,
+                     level: any ISAKernelSet.Type,
                      kernels cache: (PackedKernelCache, node: Int)? = nil) throws -> PlannedStep {
         /// The model's copy of a packed kernel (packed now if this is the first session to ask).
-        func shared<K: AnyObject>(_ pack: () -> K) -> K {
+        func shared<K>(_ pack: () -> K) -> K {
             guard let (cache, node) = cache else { return pack() }
             return cache.kernel(PackedKernelCache.key(node: node, fusion: fusion, fold: foldedPad), make: pack)
         }
@@ -64,11 +65,11 @@ enum PlannedStep {
         case .conv2D(var p):
             if let a = fusion?.activation { p.activation = a }
             let g = folded(try p.geometry(input: foldedPad?.paddedShape ?? x[0].shape, filter: x[1].shape))
-            if fusion != nil || useSIMDConv(g) {
-                func pack() -> PackedConv2D {
-                    PackedConv2D(params: p, geometry: g, filter: x[1].data, bias: bias, prelu: fusion?.prelu,
-                                 residualActivation: fusion?.residualActivation ?? .none,
-                                 residualChannels: fusion?.residualChannels)
+            if fusion != nil || level.prefersPackedConv(g) {
+                func pack() -> any ConvKernel {
+                    level.conv(params: p, geometry: g, filter: x[1].data, bias: bias, prelu: fusion?.prelu,
+                               residualActivation: fusion?.residualActivation ?? .none,
+                               residualChannels: fusion?.residualChannels)
                 }
                 let k = shared(pack)
                 return .packedConv(PackedConvStep(.conv(k), input: x[0].data, output: out.data,
@@ -77,10 +78,10 @@ enum PlannedStep {
             return .gemm(GemmStep(conv: g, activation: p.activation, input: x[0].data, filter: x[1].data,
                                   bias: bias, output: out.data, scratch: scratch, threads: threads))
         case .fullyConnected(let p):
-            if SIMDBuild.isTuned {
-                let O = x[1].shape[0], I = x[1].shape[1]
-                let k = shared { PackedConv2D(fullyConnected: p, rows: x[0].count / I, inputSize: I, outputSize: O,
-                                              weights: x[1].data, bias: bias) }
+            let O = x[1].shape[0], I = x[1].shape[1]
+            if level.prefersPackedFullyConnected(rows: x[0].count / I, inputSize: I, outputSize: O) {
+                let k = shared { level.fullyConnected(params: p, rows: x[0].count / I, inputSize: I, outputSize: O,
+                                                      weights: x[1].data, bias: bias, backend: .automatic) }
                 return .packedConv(PackedConvStep(.conv(k), input: x[0].data, output: out.data, residual: nil, threads: threads))
             }
             return .gemm(GemmStep(fullyConnected: p.activation, input: x[0].data, inputCount: x[0].count, weights: x[1].data,
@@ -88,10 +89,10 @@ enum PlannedStep {
         case .depthwiseConv2D(var p):
             if let a = fusion?.activation { p.activation = a }
             let g = folded(try p.geometry(input: foldedPad?.paddedShape ?? x[0].shape, filter: x[1].shape))
-            // Both builds: the packed kernel is 3× faster than the row step even without FMA.
-            func pack() -> PackedDepthwiseConv2D {
-                PackedDepthwiseConv2D(params: p, geometry: g, filter: x[1].data, bias: bias, prelu: fusion?.prelu,
-                                      residualActivation: fusion?.residualActivation ?? .none)
+            // Every level: the packed kernel is 3× faster than a row loop even without FMA.
+            func pack() -> any DepthwiseKernel {
+                level.depthwise(params: p, geometry: g, filter: x[1].data, bias: bias, prelu: fusion?.prelu,
+                                residualActivation: fusion?.residualActivation ?? .none)
             }
             let k = shared(pack)
             return .packedConv(PackedConvStep(.depthwise(k), input: x[0].data, output: out.data,
@@ -99,8 +100,9 @@ enum PlannedStep {
         case .maxPool2D(let p), .averagePool2D(let p):
             let average: Bool
             if case .averagePool2D = op { average = true } else { average = false }
-            let k = Pool2DKernel(params: p, geometry: try p.geometry(input: x[0].shape), average: average)
-            return .simdRows(SIMDRowStep(.pool(k), input: x[0].data, output: out.data, outputCount: out.count, threads: threads))
+            let g = try p.geometry(input: x[0].shape)
+            let k = level.pool(params: p, geometry: g, average: average)
+            return .simdRows(SIMDRowStep(k, work: out.count * g.kernelH * g.kernelW, input: x[0].data, output: out.data, threads: threads))
         case .binary(let p):
             return .binary(BinaryStep(.binary(p.kind), activation: p.activation, a: x[0], b: x[1], output: out, threads: threads))
         case .prelu:
@@ -115,8 +117,8 @@ enum PlannedStep {
         case .concatenation(let p):
             return .concatenation(try ConcatenationStep(p, inputs: x, output: out))
         case .resizeBilinear(let p):
-            let k = ResizeBilinearKernel(params: p, inputShape: x[0].shape)
-            return .simdRows(SIMDRowStep(.resize(k), input: x[0].data, output: out.data, outputCount: out.count, threads: threads))
+            let k = level.resizeBilinear(params: p, inputShape: x[0].shape)
+            return .simdRows(SIMDRowStep(k, work: out.count * 4, input: x[0].data, output: out.data, threads: threads))
         case .depthToSpace(let p):
             return .depthToSpace(DepthToSpaceStep(p, input: x[0], output: out, threads: threads))
         case .reduce(let p):
@@ -127,10 +129,6 @@ enum PlannedStep {
             return .stridedCopy(StridedCopyStep(transpose: p, input: x[0], output: out, threads: threads))
         }
     }
-
-    /// Whether an unfused CONV_2D runs on `PackedConv2D`: always in the tuned build; in the baseline
-    /// build the im2col + OpenBLAS `GemmStep` is faster (SSE tiles vs OpenBLAS' AVX-512 kernels).
-    static func useSIMDConv(_ g: ConvGeometry) -> Bool { SIMDBuild.isTuned }
 
     /// Floats of im2col scratch `op` needs.
     static func scratchCount(_ op: Op, inputs: [[Int]]) -> Int {

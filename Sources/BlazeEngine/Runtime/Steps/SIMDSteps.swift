@@ -3,12 +3,13 @@
 /// not depend on the thread count. Each kernel is created (weights packed) once when the session
 /// plans its steps.
 
-/// CONV_2D / FULLY_CONNECTED / DEPTHWISE_CONV_2D through `PackedConv2D` / `PackedDepthwiseConv2D`,
-/// with an optional fused residual ADD (and PRELU / RELU folded into the kernel's epilogue).
+/// CONV_2D / FULLY_CONNECTED / DEPTHWISE_CONV_2D through the level's `ConvKernel` /
+/// `DepthwiseKernel`, with an optional fused residual ADD (and PRELU / RELU folded into the
+/// kernel's epilogue).
 final class PackedConvStep: ParallelJob {
     enum Kernel {
-        case conv(PackedConv2D)
-        case depthwise(PackedDepthwiseConv2D)
+        case conv(any ConvKernel)
+        case depthwise(any DepthwiseKernel)
     }
 
     let kernel: Kernel
@@ -26,7 +27,7 @@ final class PackedConvStep: ParallelJob {
         case .conv(let k): units = k.workCount; flops = k.flops
         case .depthwise(let k): units = k.workCount; flops = k.flops
         }
-        // ≲ 0.2 MFLOP is not worth a dispatch (see SIMDSupport.swift).
+        // ≲ 0.2 MFLOP (≈ 1–2 µs) is not worth a dispatch.
         parts = Parallelism.tasks(units: units, work: flops, minWork: 200_000, threads: threads)
     }
 
@@ -41,41 +42,24 @@ final class PackedConvStep: ParallelJob {
     }
 }
 
-/// MAX_POOL_2D / AVERAGE_POOL_2D (`Pool2DKernel`) and RESIZE_BILINEAR (`ResizeBilinearKernel`),
-/// split by output rows.
+/// MAX_POOL_2D / AVERAGE_POOL_2D and RESIZE_BILINEAR on the level's `RowKernel`, split by output rows.
 final class SIMDRowStep: ParallelJob {
-    enum Kernel {
-        case pool(Pool2DKernel)
-        case resize(ResizeBilinearKernel)
-    }
-
-    let kernel: Kernel
+    let kernel: any RowKernel
     let x: UnsafePointer<Float>
     let y: UnsafeMutablePointer<Float>
     let units: Int, parts: Int
 
-    init(_ kernel: Kernel, input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, outputCount: Int, threads: Int) {
+    /// `work`: a cost estimate (e.g. outputs × window taps) for the split decision.
+    init(_ kernel: any RowKernel, work: Int, input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, threads: Int) {
         self.kernel = kernel
         x = input; y = output
-        let work: Int
-        switch kernel {
-        case .pool(let k):
-            units = k.workCount
-            work = outputCount * k.geometry.kernelH * k.geometry.kernelW
-        case .resize(let k):
-            units = k.workCount
-            work = outputCount * 4
-        }
+        units = kernel.workCount
         parts = Parallelism.tasks(units: units, work: work, minWork: Parallelism.minElementwiseWork, threads: threads)
     }
 
     func execute(_ pool: WorkerPool) { pool.run(self, taskCount: parts) }
 
     func runTask(_ index: Int) {
-        let r = WorkerPool.part(index, of: parts, count: units)
-        switch kernel {
-        case .pool(let k): k.run(input: x, output: y, rows: r)
-        case .resize(let k): k.run(input: x, output: y, rows: r)
-        }
+        kernel.run(input: x, output: y, rows: WorkerPool.part(index, of: parts, count: units))
     }
 }

@@ -14,6 +14,8 @@ public struct BlazeError: Error, Equatable, Sendable, CustomStringConvertible {
         case invalidInput
         /// Reading or writing a file failed.
         case io
+        /// `BLAZE_ISA` names a kernel level that does not exist or that this CPU cannot run.
+        case unsupportedISA
     }
 
     public var kind: Kind

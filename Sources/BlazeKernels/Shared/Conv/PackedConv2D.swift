@@ -1,3 +1,4 @@
+import BlazeEngineCore
 import COpenBLAS
 
 /// CONV_2D (any kernel, stride, dilation, padding) and FULLY_CONNECTED with weights packed once
@@ -11,9 +12,8 @@ import COpenBLAS
 ///   MR output pixels of one row walks the KH rows of its receptive field; border pixels (some
 ///   taps in the padding) are computed one by one over their valid taps.
 /// - `.dotPointwise`: pointwise with O ≤ 6 outputs (detector heads): dot products over C.
-/// - `.blasPointwise`: pointwise through OpenBLAS `sgemm` + a vectorised epilogue pass; the default
-///   for pointwise layers in the baseline (non-`BLAZE_TUNED`) build, where OpenBLAS' AVX-512 kernels
-///   beat any SSE Swift code. Configures OpenBLAS (`OpenBLAS.ensureConfigured()`) at init.
+/// - `.blasPointwise`: pointwise through OpenBLAS `sgemm` + a vectorised epilogue pass; chosen where
+///   the level's cost model says OpenBLAS wins (`ConvTiles.pointwiseUsesBLAS`). Configures OpenBLAS (`OpenBLAS.ensureConfigured()`) at init.
 /// The tile shape (MR, NV) is picked per layer at init from a cost model (`tileRows`, `tileVectors`).
 ///
 /// **Work units** (`workCount`): pointwise: blocks of `pixelsPerUnit` pixels; direct: output rows
@@ -28,15 +28,9 @@ import COpenBLAS
 /// models an ADD of a channel-padded tensor — channels past it get no residual but still the
 /// residual activation). `output` must not overlap `input`; `residual` may be identical to
 /// `output` (only when `residualChannels == O`) or disjoint.
-public final class PackedConv2D: @unchecked Sendable {
-    public enum Kind: Sendable, Equatable { case pointwise, dotPointwise, direct, blasPointwise }
-    public enum Backend: Sendable, Equatable {
-        /// SIMD kernels in the tuned build; OpenBLAS for pointwise layers in the baseline build.
-        case automatic
-        case simd
-        /// OpenBLAS for pointwise layers (other layers still use the SIMD direct path).
-        case blas
-    }
+final class PackedConv2D: ConvKernel, @unchecked Sendable {
+    typealias Kind = ConvKernelPath
+    typealias Backend = ConvBackend
 
     public let geometry: ConvGeometry
     public let kind: Kind
@@ -78,12 +72,12 @@ public final class PackedConv2D: @unchecked Sendable {
     public init(params: Conv2DParams, geometry g: ConvGeometry, filter: UnsafePointer<Float>,
                 bias: UnsafePointer<Float>?, prelu: UnsafePointer<Float>? = nil,
                 residualActivation: Activation = .none, residualChannels: Int? = nil,
-                backend: Backend = .automatic, tile: (rows: Int, vectors: Int)? = nil) {
+                backend: Backend = .automatic, tile: ConvTileShape? = nil) {
         let pointwise = g.kernelH == 1 && g.kernelW == 1 && g.strideH == 1 && g.strideW == 1
             && g.padTop == 0 && g.padLeft == 0 && g.outH == g.inH && g.outW == g.inW
         let useBLAS: Bool
         switch backend {
-        case .automatic: useBLAS = pointwise && !SIMDBuild.isTuned
+        case .automatic: useBLAS = pointwise && ConvTiles.pointwiseUsesBLAS(g)
         case .simd: useBLAS = false
         case .blas: useBLAS = pointwise
         }
@@ -129,8 +123,8 @@ public final class PackedConv2D: @unchecked Sendable {
             }
         }
         if let tile {
-            precondition(tile.vectors >= 1 && tile.vectors <= ConvTiles.maxNV(mr: tile.rows), "tile \(tile) is not instantiated")
-            best = (tile.rows, tile.vectors, 0)
+            precondition(tile.maxVectors >= 1 && tile.maxVectors <= ConvTiles.maxNV(mr: tile.rows), "tile \(tile) is not instantiated")
+            best = (tile.rows, tile.maxVectors, 0)
         }
         tileRows = useBLAS ? 1 : best.mr
         tileVectors = useBLAS ? nvec : best.nv
@@ -204,11 +198,6 @@ public final class PackedConv2D: @unchecked Sendable {
                   bias: bias, prelu: prelu, backend: backend)
     }
 
-    /// Tile shapes (MR, largest NV) compiled into this build.
-    public static var availableTiles: [(rows: Int, maxVectors: Int)] { ConvTiles.shapes.map { ($0.mr, $0.maxNV) } }
-    /// Output channels per vector in this build (16 tuned, 4 baseline).
-    public static var lanes: Int { ConvTiles.lanes }
-
     /// Output columns whose taps are all inside the image.
     static func interiorRange(_ g: ConvGeometry) -> Range<Int> {
         let span = (g.kernelW - 1) * g.dilationW
@@ -218,12 +207,9 @@ public final class PackedConv2D: @unchecked Sendable {
         return lo..<max(lo, hi)
     }
 
-    /// Balanced contiguous range `part` of `parts` over `0..<workCount`.
-    public func partition(_ part: Int, of parts: Int) -> Range<Int> { simdPartition(workCount, part: part, of: parts) }
-
     /// Computes work units `work` (a sub-range of `0..<workCount`).
     public func run(input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>,
-                    residual: UnsafePointer<Float>? = nil, work: Range<Int>) {
+                    residual: UnsafePointer<Float>?, work: Range<Int>) {
         precondition(work.lowerBound >= 0 && work.upperBound <= workCount, "conv work \(work) outside 0..<\(workCount)")
         precondition(residual.map { UnsafeRawPointer($0) != UnsafeRawPointer(output) || residualChannels == geometry.outC } ?? true,
                      "an in-place residual must have the output's layout")
@@ -234,11 +220,6 @@ public final class PackedConv2D: @unchecked Sendable {
         case .direct: runDirect(input, output, residual, work)
         case .blasPointwise: runBLAS(input, output, residual, work)
         }
-    }
-
-    /// Whole tensor.
-    public func run(input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, residual: UnsafePointer<Float>? = nil) {
-        run(input: input, output: output, residual: residual, work: 0..<workCount)
     }
 
     // MARK: - Paths

@@ -90,7 +90,17 @@ public struct ConvGeometry: Sendable, Equatable {
 
     public var outputShape: [Int] { [batch, outH, outW, outC] }
 
-    static func make(input: [Int], kernelH: Int, kernelW: Int, outChannels: Int,
+    public init(batch: Int, inH: Int, inW: Int, inC: Int, outH: Int, outW: Int, outC: Int, kernelH: Int, kernelW: Int,
+                strideH: Int, strideW: Int, dilationH: Int, dilationW: Int, padTop: Int, padLeft: Int) {
+        self.batch = batch; self.inH = inH; self.inW = inW; self.inC = inC
+        self.outH = outH; self.outW = outW; self.outC = outC
+        self.kernelH = kernelH; self.kernelW = kernelW
+        self.strideH = strideH; self.strideW = strideW
+        self.dilationH = dilationH; self.dilationW = dilationW
+        self.padTop = padTop; self.padLeft = padLeft
+    }
+
+    package static func make(input: [Int], kernelH: Int, kernelW: Int, outChannels: Int,
                      strideH: Int, strideW: Int, dilationH: Int, dilationW: Int,
                      padding: Padding, op: String) throws -> ConvGeometry {
         let limit = 1 << 16
@@ -141,7 +151,7 @@ extension ConvGeometry {
     /// The same conv computed straight on the unpadded `source` of a zero PAD that added `top` rows
     /// and `left` columns in front (and any number behind): taps that fall in the padding read zeros
     /// either way, and the output size is unchanged.
-    func foldingPad(top: Int, left: Int, source: [Int]) -> ConvGeometry {
+    package func foldingPad(top: Int, left: Int, source: [Int]) -> ConvGeometry {
         var g = self
         g.inH = source[1]; g.inW = source[2]
         g.padTop += top; g.padLeft += left

@@ -17,7 +17,9 @@
 /// are covered exactly by 16-, 8-, 4-lane vectors then scalars (C = 24 → 16 + 8; C = 42 →
 /// 16+16+8+1+1). Other shapes use a general vectorised path (any kernel, stride, dilation);
 /// depth multiplier > 1 a scalar path.
-public final class PackedDepthwiseConv2D: @unchecked Sendable {
+import BlazeEngineCore
+
+final class PackedDepthwiseConv2D: DepthwiseKernel, @unchecked Sendable {
     public let params: DepthwiseConv2DParams
     public let geometry: ConvGeometry
 
@@ -159,17 +161,11 @@ public final class PackedDepthwiseConv2D: @unchecked Sendable {
         interiorHi = max(interiorLo, min(hi, g.outW))
     }
 
-    /// Tile pixels used for the 16-lane (tuned) / 4-lane (baseline) blocks.
+    /// Tile pixels used for the widest channel blocks (the level's vector width).
     public var tilePixels: Int { groups.first?.tilePixels ?? 1 }
-    /// Values accepted by `init(…, tilePixels:)` in this build.
-    public static var availableTilePixels: [Int] { DWShapes.tilePixels }
-
-    /// Balanced contiguous range `part` of `parts` over `0..<workCount`.
-    public func partition(_ part: Int, of parts: Int) -> Range<Int> { simdPartition(workCount, part: part, of: parts) }
-
     /// Computes output rows `rows` (a sub-range of `0..<workCount`).
     public func run(input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>,
-                    residual: UnsafePointer<Float>? = nil, rows: Range<Int>) {
+                    residual: UnsafePointer<Float>?, rows: Range<Int>) {
         precondition(rows.lowerBound >= 0 && rows.upperBound <= workCount, "depthwise rows \(rows) outside 0..<\(workCount)")
         switch path {
         case .multiplier: runMultiplier(input, output, residual, rows)
@@ -179,11 +175,6 @@ public final class PackedDepthwiseConv2D: @unchecked Sendable {
         case .k5s2: runRows(DWRowK<5, 2>.self, input, output, residual, rows)
         case .general: runRows(DWRowGeneral.self, input, output, residual, rows)
         }
-    }
-
-    /// Whole tensor.
-    public func run(input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, residual: UnsafePointer<Float>? = nil) {
-        run(input: input, output: output, residual: residual, rows: 0..<workCount)
     }
 
     // MARK: - Row driver
@@ -256,35 +247,6 @@ public final class PackedDepthwiseConv2D: @unchecked Sendable {
     }
 }
 
-/// Tile shapes and lane widths of this build.
-enum DWShapes {
-    #if BLAZE_TUNED
-    static let laneWidths = [16, 8, 4, 1]
-    /// Pixels per tile; the tile has `32 / (pixels·4)`… see `tileVectors`: 8×1, 4×2, 2×4.
-    static let tilePixels = [8, 4, 2]
-    #else
-    static let laneWidths = [4, 1]
-    static let tilePixels = [4, 2]
-    #endif
-
-    /// Channel vectors per tile for a tile of `pixels` pixels (8 accumulators hide FMA latency).
-    static func tileVectors(pixels: Int, path: PackedDepthwiseConv2D.Path) -> Int {
-        #if BLAZE_TUNED
-        return 8 / pixels
-        #else
-        // 16 SSE registers: 8 accumulators (enough independent add chains to hide the latency)
-        // fit beside the input columns of a 3×3 row only: 4 pixels × 2 vectors at stride 1
-        // (6 columns), 2 pixels × 4 vectors at stride 2 (5 columns).
-        switch (pixels, path) {
-        case (4, .k3s1): return 2
-        case (2, .k3s2): return 4
-        case (2, _): return 0
-        default: return 1
-        }
-        #endif
-    }
-}
-
 /// Everything one output row of one channel group needs. `image`, `out`, `residual` are at
 /// channel 0; `weights`/`bias`/`alpha` at the group's first block, blocks `blockStride` apart.
 struct DWRowJob {
@@ -306,30 +268,6 @@ struct DWRowJob {
 
 protocol DWRowKernel {
     static func run(_ job: DWRowJob, group: PackedDepthwiseConv2D.Group)
-}
-
-/// Square K×K kernel, stride S, dilation 1: dispatch on lanes and tile shape.
-enum DWRowK<let K: Int, let S: Int>: DWRowKernel {
-    @inline(__always)
-    static func run(_ j: DWRowJob, group g: PackedDepthwiseConv2D.Group) {
-        #if BLAZE_TUNED
-        switch (g.lanes, g.count) {
-        case (16, 1): DWTiles<SIMD16<Float>, K, S, 8, 1>.row(j, channel: g.channel)
-        case (16, 2): DWTiles<SIMD16<Float>, K, S, 4, 2>.row(j, channel: g.channel)
-        case (16, 4): DWTiles<SIMD16<Float>, K, S, 2, 4>.row(j, channel: g.channel)
-        case (8, _): DWTiles<SIMD8<Float>, K, S, 8, 1>.row(j, channel: g.channel)
-        case (4, _): DWTiles<SIMD4<Float>, K, S, 8, 1>.row(j, channel: g.channel)
-        default: DWTiles<Float, K, S, 8, 1>.row(j, channel: g.channel)
-        }
-        #else
-        switch (g.lanes, g.count) {
-        case (4, 2): DWTiles<SIMD4<Float>, K, S, 4, 2>.row(j, channel: g.channel)
-        case (4, 4): DWTiles<SIMD4<Float>, K, S, 2, 4>.row(j, channel: g.channel)
-        case (4, _): DWTiles<SIMD4<Float>, K, S, 4, 1>.row(j, channel: g.channel)
-        default: DWTiles<Float, K, S, 4, 1>.row(j, channel: g.channel)
-        }
-        #endif
-    }
 }
 
 /// T output pixels × B channel vectors (blocks `blockStride` apart in the packed weights, `L`
@@ -451,14 +389,7 @@ enum DWRowGeneral: DWRowKernel {
             jb.bias = j.bias + b &* j.blockStride
             jb.alpha = j.alpha + b &* j.blockStride
             let channel = g.channel &+ b &* g.lanes
-            switch g.lanes {
-            #if BLAZE_TUNED
-            case 16: pixels(SIMD16<Float>.self, jb, channel: channel)
-            case 8: pixels(SIMD8<Float>.self, jb, channel: channel)
-            #endif
-            case 4: pixels(SIMD4<Float>.self, jb, channel: channel)
-            default: pixels(Float.self, jb, channel: channel)
-            }
+            DWShapes.generalPixels(lanes: g.lanes, jb, channel: channel)
         }
     }
 

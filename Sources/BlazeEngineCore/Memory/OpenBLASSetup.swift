@@ -39,14 +39,14 @@ public enum OpenBLAS {
     public static let reselectionTarget = "SkylakeX"
 
     /// OpenBLAS cores that use AVX-512 kernels (lowercased `openblas_get_corename()` values).
-    static let avx512Cores: Set<String> = ["skylakex", "cooperlake", "sapphirerapids"]
+    package static let avx512Cores: Set<String> = ["skylakex", "cooperlake", "sapphirerapids"]
 
     /// Idempotent and thread-safe; every engine entry point that may reach BLAS calls it.
     public static func ensureConfigured() { _ = configuration }
 
     /// The decision, separated from its effect for tests: the core to switch to, or nil to keep
     /// OpenBLAS's own choice.
-    static func reselection(userCoreType: String?, cpuHasAVX512F: Bool, currentCore: String?) -> String? {
+    package static func reselection(userCoreType: String?, cpuHasAVX512F: Bool, currentCore: String?) -> String? {
         if let user = userCoreType, !user.isEmpty { return nil }
         guard cpuHasAVX512F, let current = currentCore?.lowercased() else { return nil }
         return avx512Cores.contains(current) ? nil : reselectionTarget
@@ -70,7 +70,7 @@ public enum OpenBLAS {
     }()
 
     /// `avx512f` among the `flags` of /proc/cpuinfo (Linux; false elsewhere or if unreadable).
-    static func cpuHasAVX512F() -> Bool {
+    package static func cpuHasAVX512F() -> Bool {
         guard let info = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8) else { return false }
         for line in info.split(separator: "\n") where line.hasPrefix("flags") {
             return line.split(whereSeparator: { $0 == " " || $0 == "\t" }).contains("avx512f")

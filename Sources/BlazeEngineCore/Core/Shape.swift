@@ -41,5 +41,5 @@ public enum ShapeMath {
         return (0..<max(rank, 1)).contains(a) ? a : nil
     }
 
-    static func describe(_ shape: [Int]) -> String { "[" + shape.map(String.init).joined(separator: ",") + "]" }
+    package static func describe(_ shape: [Int]) -> String { "[" + shape.map(String.init).joined(separator: ",") + "]" }
 }

@@ -1,0 +1,89 @@
+import BlazeEngineCore
+
+// The avx2 level: AVX2 + FMA (`-target-cpu haswell`): 16 ymm registers of 8 floats.
+// Everything level-specific lives in this file: the vector type, the tile shapes sized for the
+// register file, their instantiations, and which layers go to OpenBLAS. The kernels themselves
+// are the shared sources in Shared/ (a link to BlazeKernels/Shared).
+
+/// Conv micro-kernel shapes and dispatch of this level.
+enum ConvTiles {
+    static let level = ISALevel.avx2
+    typealias Vec = SIMD8<Float>
+    /// (MR, largest NV) with MR·NV accumulators + NV weight vectors + 1 broadcast ≤ 16 ymm registers.
+    static let shapes: [TileShape] = [TileShape(mr: 1, maxNV: 4), TileShape(mr: 2, maxNV: 4), TileShape(mr: 4, maxNV: 3), TileShape(mr: 6, maxNV: 2), TileShape(mr: 8, maxNV: 1), TileShape(mr: 12, maxNV: 1)]
+
+    @inline(__always)
+    static func run(mr: Int, nv: Int, _ j: ConvTileJob) {
+        switch (mr, nv) {
+        case (1, 1): ConvTile<Vec, 1, 1>.run(j)
+        case (1, 2): ConvTile<Vec, 1, 2>.run(j)
+        case (1, 3): ConvTile<Vec, 1, 3>.run(j)
+        case (1, 4): ConvTile<Vec, 1, 4>.run(j)
+        case (2, 1): ConvTile<Vec, 2, 1>.run(j)
+        case (2, 2): ConvTile<Vec, 2, 2>.run(j)
+        case (2, 3): ConvTile<Vec, 2, 3>.run(j)
+        case (2, 4): ConvTile<Vec, 2, 4>.run(j)
+        case (4, 1): ConvTile<Vec, 4, 1>.run(j)
+        case (4, 2): ConvTile<Vec, 4, 2>.run(j)
+        case (4, 3): ConvTile<Vec, 4, 3>.run(j)
+        case (6, 1): ConvTile<Vec, 6, 1>.run(j)
+        case (6, 2): ConvTile<Vec, 6, 2>.run(j)
+        case (8, 1): ConvTile<Vec, 8, 1>.run(j)
+        case (12, 1): ConvTile<Vec, 12, 1>.run(j)
+        default: preconditionFailure("no \(mr)×\(nv) conv tile")
+        }
+    }
+
+    /// Pointwise layers on OpenBLAS (`true`) or the SIMD tiles: the 8-lane FMA tiles (6×2, 4×3) run at OpenBLAS' speed or better and fuse the epilogue.
+    static func pointwiseUsesBLAS(_ g: ConvGeometry) -> Bool { false }
+
+    /// Unfused CONV_2D on `PackedConv2D` (`true`) or im2col + OpenBLAS: the direct conv needs no im2col pass.
+    static func prefersPackedConv(_ g: ConvGeometry) -> Bool { true }
+
+    /// FULLY_CONNECTED on `PackedConv2D` (`true`) or OpenBLAS sgemm/sgemv.
+    static func prefersPackedFullyConnected(rows: Int, inputSize: Int, outputSize: Int) -> Bool { true }
+}
+
+/// Depthwise tile shapes and lane widths of this level.
+enum DWShapes {
+    /// Channel block widths, widest first (the channels are covered exactly).
+    static let laneWidths = [8, 4, 1]
+    /// Pixels per tile of the widest blocks.
+    static let tilePixels = [4, 2]
+
+    /// Channel vectors per tile for a tile of `pixels` pixels (0: no such tile for `path`).
+    static func tileVectors(pixels: Int, path: PackedDepthwiseConv2D.Path) -> Int {
+        // 16 registers, as on the baseline level: 8 accumulators fit beside the input columns of a
+        // 3×3 row at 4 pixels × 2 vectors (stride 1) or 2 pixels × 4 vectors (stride 2).
+        switch (pixels, path) {
+        case (4, .k3s1): return 2
+        case (2, .k3s2): return 4
+        case (2, _): return 0
+        default: return 1
+        }
+    }
+
+    /// The general path's pixels for a block of `lanes` channels.
+    @inline(__always)
+    static func generalPixels(lanes: Int, _ j: DWRowJob, channel: Int) {
+        switch lanes {
+        case 8: DWRowGeneral.pixels(SIMD8<Float>.self, j, channel: channel)
+        case 4: DWRowGeneral.pixels(SIMD4<Float>.self, j, channel: channel)
+        default: DWRowGeneral.pixels(Float.self, j, channel: channel)
+        }
+    }
+}
+
+/// Square K×K kernel, stride S, dilation 1: dispatch on lanes and tile shape.
+enum DWRowK<let K: Int, let S: Int>: DWRowKernel {
+    @inline(__always)
+    static func run(_ j: DWRowJob, group g: PackedDepthwiseConv2D.Group) {
+        switch (g.lanes, g.count) {
+        case (8, 2): DWTiles<SIMD8<Float>, K, S, 4, 2>.row(j, channel: g.channel)
+        case (8, 4): DWTiles<SIMD8<Float>, K, S, 2, 4>.row(j, channel: g.channel)
+        case (8, _): DWTiles<SIMD8<Float>, K, S, 4, 1>.row(j, channel: g.channel)
+        case (4, _): DWTiles<SIMD4<Float>, K, S, 4, 1>.row(j, channel: g.channel)
+        default: DWTiles<Float, K, S, 4, 1>.row(j, channel: g.channel)
+        }
+    }
+}

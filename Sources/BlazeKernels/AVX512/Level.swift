@@ -1,0 +1,92 @@
+import BlazeEngineCore
+
+// The avx512 level: AVX-512 F/BW/DQ/VL (`-target-cpu skylake-avx512`): 32 zmm registers of 16 floats.
+// Everything level-specific lives in this file: the vector type, the tile shapes sized for the
+// register file, their instantiations, and which layers go to OpenBLAS. The kernels themselves
+// are the shared sources in Shared/ (a link to BlazeKernels/Shared).
+
+/// Conv micro-kernel shapes and dispatch of this level.
+enum ConvTiles {
+    static let level = ISALevel.avx512
+    typealias Vec = SIMD16<Float>
+    /// (MR, largest NV) with MR·NV + NV + 1 ≤ 32 zmm registers.
+    static let shapes: [TileShape] = [TileShape(mr: 1, maxNV: 4), TileShape(mr: 2, maxNV: 4), TileShape(mr: 4, maxNV: 4), TileShape(mr: 6, maxNV: 4), TileShape(mr: 8, maxNV: 3), TileShape(mr: 12, maxNV: 2), TileShape(mr: 14, maxNV: 1)]
+
+    @inline(__always)
+    static func run(mr: Int, nv: Int, _ j: ConvTileJob) {
+        switch (mr, nv) {
+        case (1, 1): ConvTile<Vec, 1, 1>.run(j)
+        case (1, 2): ConvTile<Vec, 1, 2>.run(j)
+        case (1, 3): ConvTile<Vec, 1, 3>.run(j)
+        case (1, 4): ConvTile<Vec, 1, 4>.run(j)
+        case (2, 1): ConvTile<Vec, 2, 1>.run(j)
+        case (2, 2): ConvTile<Vec, 2, 2>.run(j)
+        case (2, 3): ConvTile<Vec, 2, 3>.run(j)
+        case (2, 4): ConvTile<Vec, 2, 4>.run(j)
+        case (4, 1): ConvTile<Vec, 4, 1>.run(j)
+        case (4, 2): ConvTile<Vec, 4, 2>.run(j)
+        case (4, 3): ConvTile<Vec, 4, 3>.run(j)
+        case (4, 4): ConvTile<Vec, 4, 4>.run(j)
+        case (6, 1): ConvTile<Vec, 6, 1>.run(j)
+        case (6, 2): ConvTile<Vec, 6, 2>.run(j)
+        case (6, 3): ConvTile<Vec, 6, 3>.run(j)
+        case (6, 4): ConvTile<Vec, 6, 4>.run(j)
+        case (8, 1): ConvTile<Vec, 8, 1>.run(j)
+        case (8, 2): ConvTile<Vec, 8, 2>.run(j)
+        case (8, 3): ConvTile<Vec, 8, 3>.run(j)
+        case (12, 1): ConvTile<Vec, 12, 1>.run(j)
+        case (12, 2): ConvTile<Vec, 12, 2>.run(j)
+        case (14, 1): ConvTile<Vec, 14, 1>.run(j)
+        default: preconditionFailure("no \(mr)×\(nv) conv tile")
+        }
+    }
+
+    /// Pointwise layers on OpenBLAS (`true`) or the SIMD tiles: the 16-lane FMA tiles reach 90 % of peak; OpenBLAS (SkylakeX) is slower and needs a separate epilogue pass.
+    static func pointwiseUsesBLAS(_ g: ConvGeometry) -> Bool { false }
+
+    /// Unfused CONV_2D on `PackedConv2D` (`true`) or im2col + OpenBLAS: the direct conv needs no im2col pass.
+    static func prefersPackedConv(_ g: ConvGeometry) -> Bool { true }
+
+    /// FULLY_CONNECTED on `PackedConv2D` (`true`) or OpenBLAS sgemm/sgemv.
+    static func prefersPackedFullyConnected(rows: Int, inputSize: Int, outputSize: Int) -> Bool { true }
+}
+
+/// Depthwise tile shapes and lane widths of this level.
+enum DWShapes {
+    /// Channel block widths, widest first (the channels are covered exactly).
+    static let laneWidths = [16, 8, 4, 1]
+    /// Pixels per tile of the widest blocks.
+    static let tilePixels = [8, 4, 2]
+
+    /// Channel vectors per tile for a tile of `pixels` pixels (0: no such tile for `path`).
+    static func tileVectors(pixels: Int, path: PackedDepthwiseConv2D.Path) -> Int {
+        // 32 registers: 8 accumulators (8×1, 4×2, 2×4) hide the FMA latency.
+        return 8 / pixels
+    }
+
+    /// The general path's pixels for a block of `lanes` channels.
+    @inline(__always)
+    static func generalPixels(lanes: Int, _ j: DWRowJob, channel: Int) {
+        switch lanes {
+        case 16: DWRowGeneral.pixels(SIMD16<Float>.self, j, channel: channel)
+        case 8: DWRowGeneral.pixels(SIMD8<Float>.self, j, channel: channel)
+        case 4: DWRowGeneral.pixels(SIMD4<Float>.self, j, channel: channel)
+        default: DWRowGeneral.pixels(Float.self, j, channel: channel)
+        }
+    }
+}
+
+/// Square K×K kernel, stride S, dilation 1: dispatch on lanes and tile shape.
+enum DWRowK<let K: Int, let S: Int>: DWRowKernel {
+    @inline(__always)
+    static func run(_ j: DWRowJob, group g: PackedDepthwiseConv2D.Group) {
+        switch (g.lanes, g.count) {
+        case (16, 1): DWTiles<SIMD16<Float>, K, S, 8, 1>.row(j, channel: g.channel)
+        case (16, 2): DWTiles<SIMD16<Float>, K, S, 4, 2>.row(j, channel: g.channel)
+        case (16, 4): DWTiles<SIMD16<Float>, K, S, 2, 4>.row(j, channel: g.channel)
+        case (8, _): DWTiles<SIMD8<Float>, K, S, 8, 1>.row(j, channel: g.channel)
+        case (4, _): DWTiles<SIMD4<Float>, K, S, 8, 1>.row(j, channel: g.channel)
+        default: DWTiles<Float, K, S, 8, 1>.row(j, channel: g.channel)
+        }
+    }
+}

@@ -1,0 +1,86 @@
+import BlazeEngineCore
+
+// The baseline level: Baseline x86-64 (SSE2): 16 xmm registers of 4 floats, no FMA (`madd` is a multiply and an add).
+// Everything level-specific lives in this file: the vector type, the tile shapes sized for the
+// register file, their instantiations, and which layers go to OpenBLAS. The kernels themselves
+// are the shared sources in Shared/ (a link to BlazeKernels/Shared).
+
+/// Conv micro-kernel shapes and dispatch of this level.
+enum ConvTiles {
+    static let level = ISALevel.baseline
+    typealias Vec = SIMD4<Float>
+    /// (MR, largest NV) with MR·NV + NV + 1 < 16 xmm registers (4×3, exactly 16, spilled).
+    static let shapes: [TileShape] = [TileShape(mr: 1, maxNV: 4), TileShape(mr: 2, maxNV: 4), TileShape(mr: 4, maxNV: 2), TileShape(mr: 6, maxNV: 2), TileShape(mr: 8, maxNV: 1)]
+
+    @inline(__always)
+    static func run(mr: Int, nv: Int, _ j: ConvTileJob) {
+        switch (mr, nv) {
+        case (1, 1): ConvTile<Vec, 1, 1>.run(j)
+        case (1, 2): ConvTile<Vec, 1, 2>.run(j)
+        case (1, 3): ConvTile<Vec, 1, 3>.run(j)
+        case (1, 4): ConvTile<Vec, 1, 4>.run(j)
+        case (2, 1): ConvTile<Vec, 2, 1>.run(j)
+        case (2, 2): ConvTile<Vec, 2, 2>.run(j)
+        case (2, 3): ConvTile<Vec, 2, 3>.run(j)
+        case (2, 4): ConvTile<Vec, 2, 4>.run(j)
+        case (4, 1): ConvTile<Vec, 4, 1>.run(j)
+        case (4, 2): ConvTile<Vec, 4, 2>.run(j)
+        case (6, 1): ConvTile<Vec, 6, 1>.run(j)
+        case (6, 2): ConvTile<Vec, 6, 2>.run(j)
+        case (8, 1): ConvTile<Vec, 8, 1>.run(j)
+        default: preconditionFailure("no \(mr)×\(nv) conv tile")
+        }
+    }
+
+    /// Pointwise layers on OpenBLAS (`true`) or the SIMD tiles: OpenBLAS' own AVX2/AVX-512 kernels (it dispatches at run time) beat any SSE tile 4–5×.
+    static func pointwiseUsesBLAS(_ g: ConvGeometry) -> Bool { true }
+
+    /// Unfused CONV_2D on `PackedConv2D` (`true`) or im2col + OpenBLAS: im2col + OpenBLAS beats the SSE direct conv.
+    static func prefersPackedConv(_ g: ConvGeometry) -> Bool { false }
+
+    /// FULLY_CONNECTED on `PackedConv2D` (`true`) or OpenBLAS sgemm/sgemv.
+    static func prefersPackedFullyConnected(rows: Int, inputSize: Int, outputSize: Int) -> Bool { false }
+}
+
+/// Depthwise tile shapes and lane widths of this level.
+enum DWShapes {
+    /// Channel block widths, widest first (the channels are covered exactly).
+    static let laneWidths = [4, 1]
+    /// Pixels per tile of the widest blocks.
+    static let tilePixels = [4, 2]
+
+    /// Channel vectors per tile for a tile of `pixels` pixels (0: no such tile for `path`).
+    static func tileVectors(pixels: Int, path: PackedDepthwiseConv2D.Path) -> Int {
+        // 16 registers: 8 accumulators (enough independent add chains to hide the latency) fit
+        // beside the input columns of a 3×3 row only: 4 pixels × 2 vectors at stride 1 (6 columns),
+        // 2 pixels × 4 vectors at stride 2 (5 columns).
+        switch (pixels, path) {
+        case (4, .k3s1): return 2
+        case (2, .k3s2): return 4
+        case (2, _): return 0
+        default: return 1
+        }
+    }
+
+    /// The general path's pixels for a block of `lanes` channels.
+    @inline(__always)
+    static func generalPixels(lanes: Int, _ j: DWRowJob, channel: Int) {
+        switch lanes {
+        case 4: DWRowGeneral.pixels(SIMD4<Float>.self, j, channel: channel)
+        default: DWRowGeneral.pixels(Float.self, j, channel: channel)
+        }
+    }
+}
+
+/// Square K×K kernel, stride S, dilation 1: dispatch on lanes and tile shape.
+enum DWRowK<let K: Int, let S: Int>: DWRowKernel {
+    @inline(__always)
+    static func run(_ j: DWRowJob, group g: PackedDepthwiseConv2D.Group) {
+        switch (g.lanes, g.count) {
+        case (4, 2): DWTiles<SIMD4<Float>, K, S, 4, 2>.row(j, channel: g.channel)
+        case (4, 4): DWTiles<SIMD4<Float>, K, S, 2, 4>.row(j, channel: g.channel)
+        case (4, _): DWTiles<SIMD4<Float>, K, S, 4, 1>.row(j, channel: g.channel)
+        default: DWTiles<Float, K, S, 4, 1>.row(j, channel: g.channel)
+        }
+    }
+}

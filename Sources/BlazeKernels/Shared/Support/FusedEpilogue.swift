@@ -1,0 +1,53 @@
+import BlazeEngineCore
+
+/// Clamp bounds of a fused activation; `nil` bounds are skipped (no compare/blend).
+struct ActivationBounds {
+    var lo: Float?, hi: Float?
+
+    init(_ a: Activation) {
+        switch a {
+        case .none: lo = nil; hi = nil
+        case .relu: lo = 0; hi = nil
+        case .relu6: lo = 0; hi = 6
+        case .reluMinus1To1: lo = -1; hi = 1
+        }
+    }
+
+    @inline(__always)
+    func apply<V: KernelVector>(_ v: V) -> V {
+        var r = v
+        if let lo { r = r.clampedBelow(V(splat: lo)) }
+        if let hi { r = r.clampedAbove(V(splat: hi)) }
+        return r
+    }
+}
+
+/// The fused epilogue of a conv kernel, resolved at pack time. `bias` and `alpha` point into the
+/// kernel's packed storage, indexed by the same packed channel index as the weights.
+struct FusedEpilogue {
+    var activation: ActivationBounds
+    var residualActivation: ActivationBounds
+    var hasPrelu: Bool
+
+    init(activation: Activation, residualActivation: Activation, hasPrelu: Bool) {
+        self.activation = ActivationBounds(activation)
+        self.residualActivation = ActivationBounds(residualActivation)
+        self.hasPrelu = hasPrelu
+    }
+
+    /// Fusion flags of the conv tiles: bit 0 activation, bit 1 residual, bit 2 PReLU.
+    func tileMode(residual: Bool) -> Int {
+        (activation.lo != nil || activation.hi != nil ? 1 : 0) | (residual ? 2 : 0) | (hasPrelu ? 4 : 0)
+    }
+
+    /// `y = act(acc + bias)`, then `y = residualAct(y + residual)` when `residual` is given,
+    /// then PReLU when `hasPrelu`.
+    @inline(__always)
+    func apply<V: KernelVector>(_ acc: V, bias: V, residual: V?, alpha: V) -> V {
+        var v = activation.apply(acc.add(bias))
+        if let r = residual { v = residualActivation.apply(v.add(r)) }
+        if hasPrelu { v = v.prelu(alpha) }
+        return v
+    }
+}
+

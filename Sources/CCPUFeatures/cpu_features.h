@@ -1,0 +1,44 @@
+#ifndef BLAZEKIT_CPU_FEATURES_H
+#define BLAZEKIT_CPU_FEATURES_H
+// Header-only CPU feature detection (no computation): the compiler runtime's own CPUID reading,
+// which also checks that the OS saves the wide registers (XGETBV), so a CPU with AVX under an OS
+// without XSAVE support reports no AVX. Under an emulator (qemu-user) this is the emulated CPU's
+// answer, unlike /proc/cpuinfo, which shows the host's flags.
+
+/// Bit 0: SSE2 (x86-64 baseline); bit 1: AVX2 + FMA + F16C; bit 2: AVX-512 F + BW + DQ + VL.
+static inline unsigned blaze_cpu_feature_bits(void) {
+#if defined(__x86_64__)
+    __builtin_cpu_init();
+    unsigned bits = 1u;
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("f16c") &&
+        __builtin_cpu_supports("avx")) {
+        bits |= 2u;
+    }
+    if ((bits & 2u) && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) {
+        bits |= 4u;
+    }
+    return bits;
+#else
+    return 0u;
+#endif
+}
+
+/// The CPU's brand string from CPUID leaves 0x80000002–4 (empty when unavailable).
+static inline void blaze_cpu_brand(char out[49]) {
+    out[0] = 0;
+#if defined(__x86_64__)
+    unsigned maxLeaf = 0, b = 0, c = 0, d = 0;
+    __asm__ volatile("cpuid" : "=a"(maxLeaf), "=b"(b), "=c"(c), "=d"(d) : "a"(0x80000000u), "c"(0u));
+    if (maxLeaf < 0x80000004u) return;
+    unsigned *words = (unsigned *)out;
+    for (unsigned leaf = 0; leaf < 3; leaf++) {
+        __asm__ volatile("cpuid"
+                         : "=a"(words[leaf * 4]), "=b"(words[leaf * 4 + 1]), "=c"(words[leaf * 4 + 2]),
+                           "=d"(words[leaf * 4 + 3])
+                         : "a"(0x80000002u + leaf), "c"(0u));
+    }
+    out[48] = 0;
+#endif
+}
+#endif
