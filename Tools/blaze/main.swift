@@ -1,10 +1,11 @@
 import BlazeCLISupport
+import BlazeEngine
 import Foundation
 
 // blaze: face detection (ML Kit style) and hand landmarks (MediaPipe Tasks style) from the
 // command line. CONTRACTS §3 and §4 fix the flags and the JSON Lines output.
 
-let usage = "usage: blaze faces … | blaze hands …   (blaze faces --help, blaze hands --help)\n\n"
+let usage = "usage: blaze faces … | blaze hands … | blaze --version   (blaze faces --help, blaze hands --help)\n\n"
     + FacesCommand.usage + "\n" + HandsCommand.usage
 
 func main() -> Int32 {
@@ -24,6 +25,12 @@ func main() -> Int32 {
             return try HandsCommand(arguments: rest).run()
         case "-h", "--help", "help":
             print(usage)
+            return 0
+        case "--version":
+            // The kernel level is the one every detector of this process runs (BLAZE_ISA forces one).
+            let level = try KernelLevels.active()
+            print("blaze (BlazeKit) kernel level \(level); this CPU (\(CPUInfo.brand)) supports: "
+                  + KernelLevels.runnable.map(\.rawValue).joined(separator: ", "))
             return 0
         default:
             throw UsageError("unknown command '\(command)'")
