@@ -1,4 +1,4 @@
-"""What the side-by-side scripts of Benchmarks/ share: the two BlazeKit builds, running their
+"""What the side-by-side scripts of Benchmarks/ share: the BlazeKit build and its kernel levels, running their
 `bench` binaries, retrying measurements that lacked a core, waiting for a quiet machine."""
 import os
 import platform
@@ -6,25 +6,28 @@ import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-# build → (bench binary, command that builds it). tuned = the tuned command of CONTRACTS §5.
-BUILDS = {
-    "baseline": (os.path.join(ROOT, ".build", "release", "bench"),
-                 ["swift", "build", "-c", "release", "--product", "bench"]),
-    "tuned": (os.path.join(ROOT, ".build", "tuned", "release", "bench"),
-              ["swift", "build", "-c", "release", "--scratch-path", ".build/tuned", "-Xswiftc", "-target-cpu",
-               "-Xswiftc", "native", "-Xswiftc", "-DBLAZE_TUNED", "--product", "bench"]),
-}
+# One build (what an app gets from `swift build -c release`); its kernel level is chosen at run time.
+# "default" lets bench pick the CPU's best level; a named level is forced with BLAZE_ISA.
+BENCH = os.path.join(ROOT, ".build", "release", "bench")
+BUILD_COMMAND = ["swift", "build", "-c", "release", "--product", "bench"]
+LEVELS = ["default", "baseline", "avx2", "avx512"]
+# level → (bench binary, command that builds it): the same binary for every level.
+BUILDS = {level: (BENCH, BUILD_COMMAND) for level in LEVELS}
 
 
 def log(msg):
     print(msg, file=sys.stderr, flush=True)
 
 
-def bench_env():
+def bench_env(level="default"):
     """The environment for BlazeKit's binaries: ours without OPENBLAS_CORETYPE (a sandbox may set it
-    to a core that keeps OpenBLAS off its AVX-512 kernels; BlazeKit picks them itself when unset)."""
+    to a core that keeps OpenBLAS off its AVX-512 kernels; BlazeKit picks them itself when unset),
+    and BLAZE_ISA=level unless level is "default"."""
     env = dict(os.environ)
     env.pop("OPENBLAS_CORETYPE", None)
+    env.pop("BLAZE_ISA", None)
+    if level != "default":
+        env["BLAZE_ISA"] = level
     return env
 
 
@@ -73,9 +76,10 @@ def cpu_name():
 
 
 def add_common_arguments(ap, unit):
-    """The options both scripts take: --builds, --rounds, --no-build, --retries, --quiet (checked
+    """The options both scripts take: --levels, --rounds, --no-build, --retries, --quiet (checked
     before each `unit`, e.g. "model and thread count")."""
-    ap.add_argument("--builds", nargs="+", choices=list(BUILDS), default=["baseline", "tuned"])
+    ap.add_argument("--levels", dest="builds", nargs="+", choices=LEVELS, default=["default"],
+                    help="kernel levels to measure (default: the CPU's best; others via BLAZE_ISA)")
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--no-build", action="store_true")
     ap.add_argument("--retries", type=int, default=10, help="repeats of a measurement whose threads lacked a core")

@@ -12,13 +12,13 @@ BlazeKit/LiteRT ratios (< 1 means BlazeKit is faster).
 
 `bench` runs without OPENBLAS_CORETYPE in its environment (see benchmark_common.bench_env).
 
-Builds: baseline = `.build/release/bench` (`swift build -c release`), tuned =
-`.build/tuned/release/bench` (the tuned command of CONTRACTS §5). Missing ones are built first
-unless --no-build is given.
+One build, `.build/release/bench` (`swift build -c release`, what an app gets), built first if
+missing unless --no-build is given. --levels default (the CPU's best kernel level) and/or named
+levels, forced with BLAZE_ISA.
 
 Needs: `pip install ai-edge-litert numpy`.
 
-    python3 Benchmarks/litert_side_by_side.py [--threads 1 2] [--builds baseline tuned]
+    python3 Benchmarks/litert_side_by_side.py [--threads 1 2] [--levels default baseline avx2 avx512]
         [--rounds 3] [--runs 60] [--model STEM ...] [--no-build] [--retries 10] [--quiet PCT]
 """
 import argparse
@@ -85,10 +85,10 @@ class LiteRTModel:
         return statistics.median(samples), share
 
 
-def bench_json(binary, stem, threads, runs):
+def bench_json(level, stem, threads, runs):
     """bench's JSON and the share of time its threads had a core (from its progress line on stderr)."""
-    r = subprocess.run([binary, "--json", "--no-alloc-count", "--model", stem, "--threads", str(threads), "--runs", str(runs)],
-                       capture_output=True, text=True, check=True, env=bench_env())
+    r = subprocess.run([BUILDS[level][0], "--json", "--no-alloc-count", "--model", stem, "--threads", str(threads), "--runs", str(runs)],
+                       capture_output=True, text=True, check=True, env=bench_env(level))
     m = re.search(r"threads had a core (\d+) %", r.stderr)
     return json.loads(r.stdout), (int(m.group(1)) / 100 if m else 1.0)
 
@@ -122,7 +122,7 @@ def main():
         except Exception:
             litert_version = "?"
 
-    for build in args.builds:
+    for build in args.builds[:1]:
         binary, command = BUILDS[build]
         if not os.path.exists(binary):
             if args.no_build:
@@ -151,13 +151,13 @@ def main():
                         # speed), more often slow right after another 2-thread process; best-of-rounds
                         # and the pause keep the slow mode out of the table.
                         time.sleep(args.settle)
-                        j, _ = measured(build, lambda: bench_json(BUILDS[build][0], stem, threads, args.runs), args.retries)
+                        j, _ = measured(build, lambda: bench_json(build, stem, threads, args.runs), args.retries)
                         info[build] = j["build"]
                         ours.setdefault((build, stem, threads), []).append(j["models"][stem]["median_ms"])
 
     date = datetime.date.today().isoformat()
     cores = os.cpu_count()
-    cores_note = ", ".join(f"{b}: OpenBLAS {info[b]['openblas_core']}" for b in args.builds)
+    cores_note = ", ".join(f"{b}: level {info[b]['isa']}, OpenBLAS {info[b]['openblas_core']}" for b in args.builds)
     print(f"Measured {date} on {cpu_name()} ({cores} cores, {platform.system()} {platform.machine()}), "
           f"LiteRT {litert_version} (XNNPACK), {cores_note}. Best of {args.rounds} interleaved rounds of "
           f"{args.runs} runs, median per round, measurements whose threads lacked a core repeated; "

@@ -40,12 +40,12 @@ result protos converted to Python dataclasses out), which BlazeKit's native call
 The bench binaries run with OPENBLAS_CORETYPE removed from their environment (the sandbox sets
 it to Haswell, which would keep BlazeKit's OpenBLAS off its AVX-512 kernels).
 
-Builds: baseline = `.build/release/bench`, tuned = `.build/tuned/release/bench` (as in
-litert_side_by_side.py); missing ones are built first unless --no-build is given.
+One build, `.build/release/bench` (as in litert_side_by_side.py), built first if missing unless
+--no-build is given; --levels as there (default: the CPU's best kernel level).
 
 Needs: `pip install mediapipe==0.10.21 numpy pillow` (mediapipe pins numpy < 2).
 
-    python3 Benchmarks/mediapipe_pipelines.py [--builds baseline tuned] [--rounds 3] [--runs 100]
+    python3 Benchmarks/mediapipe_pipelines.py [--levels default baseline avx2 avx512] [--rounds 3] [--runs 100]
         [--threads 1] [--pipeline faces_fast hands_video_tracked] [--no-build] [--retries 10]
         [--quiet PCT]
 """
@@ -173,13 +173,14 @@ def time_calls(runner, runs, warmup=WARMUP):
 # ---------------------------------------------------------------------------------------------
 # BlazeKit side
 
-def bench_json(binary, pipeline, threads, runs):
+def bench_json(level, pipeline, threads, runs):
     """bench's median for `pipeline`, and its CPU time / wall time over the whole process (load
     and warm-up included; bench prints no core share for pipelines)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     wall0 = time.perf_counter()
+    binary = BUILDS[level][0]
     r = subprocess.run([binary, "--json", "--no-alloc-count", "--model", pipeline, "--threads", str(threads),
-                        "--runs", str(runs)], capture_output=True, text=True, env=bench_env())
+                        "--runs", str(runs)], capture_output=True, text=True, env=bench_env(level))
     wall = time.perf_counter() - wall0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if r.returncode != 0:
@@ -258,7 +259,7 @@ def main():
     if mp_version != "0.10.21":
         log(f"note: mediapipe {mp_version} installed, the figures in the repo were taken with 0.10.21")
 
-    for build in args.builds:
+    for build in args.builds[:1]:
         binary, command = BUILDS[build]
         if not os.path.exists(binary):
             if args.no_build:
@@ -326,13 +327,13 @@ def main():
                 for threads in args.threads:
                     for build in args.builds:
                         (ms, build_info), share = measured(
-                            build, lambda: bench_json(BUILDS[build][0], pipeline, threads, args.runs), args.retries)
+                            build, lambda: bench_json(build, pipeline, threads, args.runs), args.retries)
                         info[build] = build_info
                         ours.setdefault((build, pipeline, threads), []).append(ms)
                         log(f"  {build} at {threads} thread(s): {ms:.3f} ms (CPU/wall {share:.2f})")
 
     date = datetime.date.today().isoformat()
-    cores_note = ", ".join(f"{b}: OpenBLAS {info[b]['openblas_core']}" for b in args.builds)
+    cores_note = ", ".join(f"{b}: level {info[b]['isa']}, OpenBLAS {info[b]['openblas_core']}" for b in args.builds)
     share_note = ", ".join(f"{p} {statistics.median(mp_share[p]):.2f}" for p in args.pipeline)
     print(f"Measured {date} on {cpu_name()} ({os.cpu_count()} cores, {platform.system()} {platform.machine()}), "
           f"MediaPipe {mp_version} Python Tasks API (default threading; CPU time / wall time while timed: {share_note}), "
