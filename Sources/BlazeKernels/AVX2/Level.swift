@@ -34,6 +34,29 @@ enum ConvTiles {
         }
     }
 
+    /// `count` whole tiles in a row (see `ConvTile.runStrip`).
+    @inline(__always)
+    static func runStrip(mr: Int, nv: Int, _ j: ConvTileJob, count: Int) {
+        switch (mr, nv) {
+        case (1, 1): ConvTile<Vec, 1, 1>.runStrip(j, count: count)
+        case (1, 2): ConvTile<Vec, 1, 2>.runStrip(j, count: count)
+        case (1, 3): ConvTile<Vec, 1, 3>.runStrip(j, count: count)
+        case (1, 4): ConvTile<Vec, 1, 4>.runStrip(j, count: count)
+        case (2, 1): ConvTile<Vec, 2, 1>.runStrip(j, count: count)
+        case (2, 2): ConvTile<Vec, 2, 2>.runStrip(j, count: count)
+        case (2, 3): ConvTile<Vec, 2, 3>.runStrip(j, count: count)
+        case (2, 4): ConvTile<Vec, 2, 4>.runStrip(j, count: count)
+        case (4, 1): ConvTile<Vec, 4, 1>.runStrip(j, count: count)
+        case (4, 2): ConvTile<Vec, 4, 2>.runStrip(j, count: count)
+        case (4, 3): ConvTile<Vec, 4, 3>.runStrip(j, count: count)
+        case (6, 1): ConvTile<Vec, 6, 1>.runStrip(j, count: count)
+        case (6, 2): ConvTile<Vec, 6, 2>.runStrip(j, count: count)
+        case (8, 1): ConvTile<Vec, 8, 1>.runStrip(j, count: count)
+        case (12, 1): ConvTile<Vec, 12, 1>.runStrip(j, count: count)
+        default: preconditionFailure("no \(mr)×\(nv) conv tile")
+        }
+    }
+
     /// Pointwise layers on OpenBLAS (`true`) or the SIMD tiles: the 8-lane FMA tiles (6×2, 4×3) run at OpenBLAS' speed or better and fuse the epilogue.
     static func pointwiseUsesBLAS(_ g: ConvGeometry) -> Bool { false }
 
@@ -48,19 +71,17 @@ enum ConvTiles {
 enum DWShapes {
     /// Channel block widths, widest first (the channels are covered exactly).
     static let laneWidths = [8, 4, 1]
+    /// Interior tiles load a kernel row's input columns into registers once (`true`) or read them
+    /// as FMA memory operands (`false`: fewer registers, more loads).
+    static let columnsInRegisters = false
     /// Pixels per tile of the widest blocks.
-    static let tilePixels = [4, 2]
+    static let tilePixels = [8, 4, 2]
 
     /// Channel vectors per tile for a tile of `pixels` pixels (0: no such tile for `path`).
     static func tileVectors(pixels: Int, path: PackedDepthwiseConv2D.Path) -> Int {
-        // 16 registers, as on the baseline level: 8 accumulators fit beside the input columns of a
-        // 3×3 row at 4 pixels × 2 vectors (stride 1) or 2 pixels × 4 vectors (stride 2).
-        switch (pixels, path) {
-        case (4, .k3s1): return 2
-        case (2, .k3s2): return 4
-        case (2, _): return 0
-        default: return 1
-        }
+        // Columns as FMA memory operands: 8 accumulators + 1 weight vector fit any tile (8×1,
+        // 4×2, 2×4), enough independent FMA chains for 2 pipes × 4 cycles of latency.
+        8 / pixels
     }
 
     /// The general path's pixels for a block of `lanes` channels.
@@ -79,11 +100,11 @@ enum DWRowK<let K: Int, let S: Int>: DWRowKernel {
     @inline(__always)
     static func run(_ j: DWRowJob, group g: PackedDepthwiseConv2D.Group) {
         switch (g.lanes, g.count) {
+        case (8, 1): DWTiles<SIMD8<Float>, K, S, 8, 1>.row(j, channel: g.channel)
         case (8, 2): DWTiles<SIMD8<Float>, K, S, 4, 2>.row(j, channel: g.channel)
         case (8, 4): DWTiles<SIMD8<Float>, K, S, 2, 4>.row(j, channel: g.channel)
-        case (8, _): DWTiles<SIMD8<Float>, K, S, 4, 1>.row(j, channel: g.channel)
-        case (4, _): DWTiles<SIMD4<Float>, K, S, 4, 1>.row(j, channel: g.channel)
-        default: DWTiles<Float, K, S, 4, 1>.row(j, channel: g.channel)
+        case (4, _): DWTiles<SIMD4<Float>, K, S, 8, 1>.row(j, channel: g.channel)
+        default: DWTiles<Float, K, S, 8, 1>.row(j, channel: g.channel)
         }
     }
 }

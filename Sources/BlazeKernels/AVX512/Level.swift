@@ -41,6 +41,36 @@ enum ConvTiles {
         }
     }
 
+    /// `count` whole tiles in a row (see `ConvTile.runStrip`).
+    @inline(__always)
+    static func runStrip(mr: Int, nv: Int, _ j: ConvTileJob, count: Int) {
+        switch (mr, nv) {
+        case (1, 1): ConvTile<Vec, 1, 1>.runStrip(j, count: count)
+        case (1, 2): ConvTile<Vec, 1, 2>.runStrip(j, count: count)
+        case (1, 3): ConvTile<Vec, 1, 3>.runStrip(j, count: count)
+        case (1, 4): ConvTile<Vec, 1, 4>.runStrip(j, count: count)
+        case (2, 1): ConvTile<Vec, 2, 1>.runStrip(j, count: count)
+        case (2, 2): ConvTile<Vec, 2, 2>.runStrip(j, count: count)
+        case (2, 3): ConvTile<Vec, 2, 3>.runStrip(j, count: count)
+        case (2, 4): ConvTile<Vec, 2, 4>.runStrip(j, count: count)
+        case (4, 1): ConvTile<Vec, 4, 1>.runStrip(j, count: count)
+        case (4, 2): ConvTile<Vec, 4, 2>.runStrip(j, count: count)
+        case (4, 3): ConvTile<Vec, 4, 3>.runStrip(j, count: count)
+        case (4, 4): ConvTile<Vec, 4, 4>.runStrip(j, count: count)
+        case (6, 1): ConvTile<Vec, 6, 1>.runStrip(j, count: count)
+        case (6, 2): ConvTile<Vec, 6, 2>.runStrip(j, count: count)
+        case (6, 3): ConvTile<Vec, 6, 3>.runStrip(j, count: count)
+        case (6, 4): ConvTile<Vec, 6, 4>.runStrip(j, count: count)
+        case (8, 1): ConvTile<Vec, 8, 1>.runStrip(j, count: count)
+        case (8, 2): ConvTile<Vec, 8, 2>.runStrip(j, count: count)
+        case (8, 3): ConvTile<Vec, 8, 3>.runStrip(j, count: count)
+        case (12, 1): ConvTile<Vec, 12, 1>.runStrip(j, count: count)
+        case (12, 2): ConvTile<Vec, 12, 2>.runStrip(j, count: count)
+        case (14, 1): ConvTile<Vec, 14, 1>.runStrip(j, count: count)
+        default: preconditionFailure("no \(mr)×\(nv) conv tile")
+        }
+    }
+
     /// Pointwise layers on OpenBLAS (`true`) or the SIMD tiles: the 16-lane FMA tiles reach 90 % of peak; OpenBLAS (SkylakeX) is slower and needs a separate epilogue pass.
     static func pointwiseUsesBLAS(_ g: ConvGeometry) -> Bool { false }
 
@@ -55,6 +85,9 @@ enum ConvTiles {
 enum DWShapes {
     /// Channel block widths, widest first (the channels are covered exactly).
     static let laneWidths = [16, 8, 4, 1]
+    /// Interior tiles load a kernel row's input columns into registers once (`true`) or read them
+    /// as FMA memory operands (`false`: fewer registers, more loads).
+    static let columnsInRegisters = true
     /// Pixels per tile of the widest blocks.
     static let tilePixels = [8, 4, 2]
 

@@ -32,6 +32,27 @@ enum ConvTiles {
         }
     }
 
+    /// `count` whole tiles in a row (see `ConvTile.runStrip`).
+    @inline(__always)
+    static func runStrip(mr: Int, nv: Int, _ j: ConvTileJob, count: Int) {
+        switch (mr, nv) {
+        case (1, 1): ConvTile<Vec, 1, 1>.runStrip(j, count: count)
+        case (1, 2): ConvTile<Vec, 1, 2>.runStrip(j, count: count)
+        case (1, 3): ConvTile<Vec, 1, 3>.runStrip(j, count: count)
+        case (1, 4): ConvTile<Vec, 1, 4>.runStrip(j, count: count)
+        case (2, 1): ConvTile<Vec, 2, 1>.runStrip(j, count: count)
+        case (2, 2): ConvTile<Vec, 2, 2>.runStrip(j, count: count)
+        case (2, 3): ConvTile<Vec, 2, 3>.runStrip(j, count: count)
+        case (2, 4): ConvTile<Vec, 2, 4>.runStrip(j, count: count)
+        case (4, 1): ConvTile<Vec, 4, 1>.runStrip(j, count: count)
+        case (4, 2): ConvTile<Vec, 4, 2>.runStrip(j, count: count)
+        case (6, 1): ConvTile<Vec, 6, 1>.runStrip(j, count: count)
+        case (6, 2): ConvTile<Vec, 6, 2>.runStrip(j, count: count)
+        case (8, 1): ConvTile<Vec, 8, 1>.runStrip(j, count: count)
+        default: preconditionFailure("no \(mr)×\(nv) conv tile")
+        }
+    }
+
     /// Pointwise layers on OpenBLAS (`true`) or the SIMD tiles: OpenBLAS' own AVX2/AVX-512 kernels (it dispatches at run time) beat any SSE tile 4–5×.
     static func pointwiseUsesBLAS(_ g: ConvGeometry) -> Bool { true }
 
@@ -46,6 +67,9 @@ enum ConvTiles {
 enum DWShapes {
     /// Channel block widths, widest first (the channels are covered exactly).
     static let laneWidths = [4, 1]
+    /// Interior tiles load a kernel row's input columns into registers once (`true`) or read them
+    /// as FMA memory operands (`false`: fewer registers, more loads).
+    static let columnsInRegisters = true
     /// Pixels per tile of the widest blocks.
     static let tilePixels = [4, 2]
 

@@ -52,13 +52,51 @@ enum ConvTile<V: KernelVector, let MR: Int, let NV: Int> {
     /// some shapes' accumulators on the stack and store them on every K step).
     @inline(never)
     static func run(_ j: ConvTileJob) {
+        let acc = accumulate(j, a: j.a)
+        // The epilogue gets a copy by address: passing `acc` itself by address made LLVM store some
+        // shapes' accumulators on every K step, and passing it `borrowing` cost a memcpy call per
+        // tile; the copy is written straight from the registers.
+        var result = acc
+        switch j.mode {
+        case 0: ConvFinish<V, MR, NV, 0>.run(&result, j)
+        case 1: ConvFinish<V, MR, NV, 1>.run(&result, j)
+        case 2: ConvFinish<V, MR, NV, 2>.run(&result, j)
+        case 3: ConvFinish<V, MR, NV, 3>.run(&result, j)
+        case 4: ConvFinish<V, MR, NV, 4>.run(&result, j)
+        case 5: ConvFinish<V, MR, NV, 5>.run(&result, j)
+        case 6: ConvFinish<V, MR, NV, 6>.run(&result, j)
+        default: ConvFinish<V, MR, NV, 7>.run(&result, j)
+        }
+    }
+
+    /// `count` whole tiles in a row (pixel tile `i` starts `i·MR` pixels after `j`'s), all pixels
+    /// stored and every lane of the NV vectors a real channel (`j.outLanes == NV·lanes`, and the
+    /// residual's too): one call and the fusion switch for the whole strip, the epilogue inlined.
+    /// Small-K layers (K = 8…32) spent as long in a per-tile call as in its K loop.
+    @inline(__always)
+    static func runStrip(_ j: ConvTileJob, count: Int) {
+        switch j.mode {
+        case 0: ConvStrip<V, MR, NV, 0>.run(j, count: count)
+        case 1: ConvStrip<V, MR, NV, 1>.run(j, count: count)
+        case 2: ConvStrip<V, MR, NV, 2>.run(j, count: count)
+        case 3: ConvStrip<V, MR, NV, 3>.run(j, count: count)
+        case 4: ConvStrip<V, MR, NV, 4>.run(j, count: count)
+        case 5: ConvStrip<V, MR, NV, 5>.run(j, count: count)
+        case 6: ConvStrip<V, MR, NV, 6>.run(j, count: count)
+        default: ConvStrip<V, MR, NV, 7>.run(j, count: count)
+        }
+    }
+
+    /// The K walk of one tile whose pixel 0 is at `a`.
+    @inline(__always)
+    static func accumulate(_ j: ConvTileJob, a: UnsafePointer<Float>) -> InlineArray<MR, InlineArray<NV, V>> {
         let L = V.laneCount
         let wk = NV &* L
         let lda = j.lda
         // Closure-initialised arrays are built in registers; `InlineArray(repeating:)` was an
         // out-of-line call that zeroed memory (plus a memcpy of the result for some shapes).
         var acc = InlineArray<MR, InlineArray<NV, V>> { _ in InlineArray<NV, V> { _ in V.zero } }
-        var a1 = j.a, w1 = j.w
+        var a1 = a, w1 = j.w
         for _ in 0..<j.count1 {
             var a2 = a1, w2 = w1
             for _ in 0..<j.count2 {
@@ -79,19 +117,36 @@ enum ConvTile<V: KernelVector, let MR: Int, let NV: Int> {
             a1 += j.strideA1
             w1 += j.strideW1
         }
-        // The epilogue gets a copy by address: passing `acc` itself by address made LLVM store some
-        // shapes' accumulators on every K step, and passing it `borrowing` cost a memcpy call per
-        // tile; the copy is written straight from the registers.
-        var result = acc
-        switch j.mode {
-        case 0: ConvFinish<V, MR, NV, 0>.run(&result, j)
-        case 1: ConvFinish<V, MR, NV, 1>.run(&result, j)
-        case 2: ConvFinish<V, MR, NV, 2>.run(&result, j)
-        case 3: ConvFinish<V, MR, NV, 3>.run(&result, j)
-        case 4: ConvFinish<V, MR, NV, 4>.run(&result, j)
-        case 5: ConvFinish<V, MR, NV, 5>.run(&result, j)
-        case 6: ConvFinish<V, MR, NV, 6>.run(&result, j)
-        default: ConvFinish<V, MR, NV, 7>.run(&result, j)
+        return acc
+    }
+}
+
+/// `ConvTile.runStrip` for fusion flags `F` (see `ConvFinish`).
+enum ConvStrip<V: KernelVector, let MR: Int, let NV: Int, let F: Int> {
+    @inline(never)
+    static func run(_ j: ConvTileJob, count: Int) {
+        let L = V.laneCount
+        let clamp = F & 1 != 0, residual = F & 2 != 0, prelu = F & 4 != 0
+        let lo = V(splat: j.lo), hi = V(splat: j.hi), lo2 = V(splat: j.lo2), hi2 = V(splat: j.hi2)
+        var a = j.a, out = j.out
+        var res = residual ? j.residual! : j.bias
+        let aStep = MR &* j.lda, oStep = MR &* j.ldo, rStep = residual ? MR &* j.ldr : 0
+        for _ in 0..<count {
+            let acc = ConvTile<V, MR, NV>.accumulate(j, a: a)
+            for m in 0..<MR {
+                let o = out + m &* j.ldo
+                let r = res + m &* j.ldr
+                for v in 0..<NV {
+                    var y = acc[m][v].add(V.load(j.bias + v &* L))
+                    if clamp { y = y.clampedBelow(lo).clampedAbove(hi) }
+                    if residual { y = y.add(V.load(r + v &* L)).clampedBelow(lo2).clampedAbove(hi2) }
+                    if prelu { y = y.prelu(V.load(j.alpha + v &* L)) }
+                    y.store(o + v &* L)
+                }
+            }
+            a += aStep
+            out += oStep
+            res += rStep
         }
     }
 }

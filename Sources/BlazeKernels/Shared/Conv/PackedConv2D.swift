@@ -253,6 +253,14 @@ final class PackedConv2D: ConvKernel, @unchecked Sendable {
         j.alpha = base + alphaOffset + b.channel
     }
 
+    /// Whether block `b`'s whole tiles can run as one strip: every lane of its vectors is a real
+    /// output channel, and a real residual channel when there is a residual (`setBlock` first).
+    @inline(__always)
+    private func stripable(_ j: ConvTileJob, _ b: Block) -> Bool {
+        let width = b.nv * ConvTiles.lanes
+        return j.outLanes == width && (j.residual == nil || j.resLanes == width)
+    }
+
     private func runPointwise(_ input: UnsafePointer<Float>, _ output: UnsafeMutablePointer<Float>,
                               _ residual: UnsafePointer<Float>?, _ work: Range<Int>) {
         let g = geometry
@@ -272,6 +280,16 @@ final class PackedConv2D: ConvKernel, @unchecked Sendable {
                 setBlock(&j, b)
                 j.w = base + b.offset
                 var p = p0
+                let whole = (p1 - p0) / mr
+                if whole > 0 && stripable(j, b) {
+                    j.storeFrom = 0
+                    j.storeTo = mr
+                    j.a = input + p0 &* C
+                    j.out = output + p0 &* O + b.channel
+                    j.residual = residual.map { $0 + p0 &* residualChannels + b.channel }
+                    ConvTiles.runStrip(mr: mr, nv: b.nv, j, count: whole)
+                    p = p0 + whole * mr
+                }
                 while p < p1 {
                     let start = min(p, P - mr)          // keep the tile full (P ≥ mr by construction)
                     j.storeFrom = p - start
@@ -355,6 +373,16 @@ final class PackedConv2D: ConvKernel, @unchecked Sendable {
                         j.strideA2 = g.dilationW &* C; j.strideW2 = C &* wk
                     }
                     var ox = interior.lowerBound
+                    let whole = interior.count / mr
+                    if whole > 0 && stripable(j, b) {
+                        j.storeFrom = 0
+                        j.storeTo = mr
+                        j.a = rowIn + (ox &* g.strideW &- g.padLeft) &* C
+                        j.out = rowOut + ox &* O + b.channel
+                        j.residual = rowRes.map { $0 + ox &* residualChannels + b.channel }
+                        ConvTiles.runStrip(mr: mr, nv: b.nv, j, count: whole)
+                        ox += whole * mr
+                    }
                     while ox < interior.upperBound {
                         let start = min(ox, interior.upperBound - mr)
                         j.storeFrom = ox - start

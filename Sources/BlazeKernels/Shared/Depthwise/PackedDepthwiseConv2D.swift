@@ -337,11 +337,20 @@ enum DWTiles<V: KernelVector, let K: Int, let S: Int, let T: Int, let B: Int> {
     }
 
     /// One kernel row of one channel vector: load the `span` input columns once (zeros outside
-    /// `qLo..<qHi` when checked), then K·T FMAs.
+    /// `qLo..<qHi` when checked), then K·T FMAs. Interior tiles of levels with few registers
+    /// (`DWShapes.columnsInRegisters == false`) instead read each column in its FMA (a memory
+    /// operand): T·K loads, but only the accumulators and one weight vector live in registers.
     @inline(__always)
     static func kernelRow(_ acc: inout InlineArray<T, V>, _ cp: UnsafePointer<Float>, _ wb: UnsafePointer<Float>,
                           C: Int, qLo: Int, qHi: Int, zeros: UnsafePointer<Float>, checked: Bool) {
         let L = V.laneCount
+        if !checked && !DWShapes.columnsInRegisters {
+            for kx in 0..<K {
+                let wv = V.load(wb + kx &* L)
+                for t in 0..<T { acc[t] = acc[t].madd(V.load(cp + (t &* S &+ kx) &* C), wv) }
+            }
+            return
+        }
         var cols = InlineArray<20, V> { _ in V.zero }
         for q in 0..<span {
             if checked {
