@@ -5,6 +5,7 @@ import BlazeModels
 ///
 ///     bench [--json] [--threads N] [--model STEM]… [--runs N] [--no-alloc-count]
 ///     bench --profile [--threads N] [--model STEM]… [--top N]   (time per op, slowest first)
+///     bench --roofline   (register-only multiply-add peak of each kernel level this CPU runs)
 ///
 /// `--threads N` measures every model at N threads (default: every core); `--model` filters (repeat
 /// it for several; model stems or pipeline names such as `faces_fast`); `--runs N` fixes the timed runs per model (default: about 1.5 s worth, 10–500);
@@ -21,11 +22,12 @@ struct BenchOptions {
     var warmup = 5
     var allocProbe: BundledModel?
     var profile = false
+    var roofline = false
     /// `--profile`: ops listed one by one (slowest first).
     var profileTop = 25
     var countAllocations = true
 
-    static let usage = "usage: bench [--json] [--threads N] [--model STEM]… [--runs N] [--no-alloc-count] | bench --profile [--threads N] [--model STEM]… [--top N]"
+    static let usage = "usage: bench [--json] [--threads N] [--model STEM]… [--runs N] [--no-alloc-count] | bench --profile [--threads N] [--model STEM]… [--top N] | bench --roofline"
 
     init(_ args: [String]) throws {
         var i = 0
@@ -54,6 +56,7 @@ struct BenchOptions {
             case "--runs": runs = try positive("--runs")
             case "--alloc-probe": allocProbe = try model(try next())
             case "--profile": profile = true
+            case "--roofline": roofline = true
             case "--top": profileTop = try positive("--top")
             case "--no-alloc-count": countAllocations = false
             case "-h", "--help": throw BlazeError(.invalidInput, Self.usage)

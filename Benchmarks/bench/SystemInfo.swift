@@ -22,3 +22,20 @@ enum SystemInfo {
         return 0
     }
 }
+
+/// The arithmetic roofline of a kernel level on this CPU: the best of five 0.05-s runs of the
+/// level's own register-only multiply-add loop (`ISAKernelSet.peakFlopsProbe`), one thread.
+enum Roofline {
+    static func gflops(_ level: ISALevel) throws -> Double {
+        let kernels = try KernelLevels.kernels(for: level)
+        var best = 0.0
+        for _ in 0..<5 {
+            let start = DispatchTime.now().uptimeNanoseconds
+            let r = kernels.peakFlopsProbe(iterations: 2_000_000)
+            let ns = Double(DispatchTime.now().uptimeNanoseconds - start)
+            if r.checksum.isNaN { continue }
+            best = max(best, r.flops / ns)
+        }
+        return best
+    }
+}

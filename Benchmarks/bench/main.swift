@@ -21,6 +21,13 @@ func run() throws {
         try profile(options)
         return
     }
+    if options.roofline {
+        for level in KernelLevels.runnable {
+            let rate = try Roofline.gflops(level)
+            print("\(level): " + String(format: "%.1f", rate) + " GFLOP/s (one thread, \(try KernelLevels.kernels(for: level).lanes)-lane vectors, \(SystemInfo.cpuName))")
+        }
+        return
+    }
     #if DEBUG
     stderrLine("bench: warning: this bench was built without optimisation (debug); its figures are not meaningful. Use `swift run -c release bench` or `make bench`.")
     #endif
@@ -94,13 +101,22 @@ func profile(_ options: BenchOptions) throws {
         for _ in 0..<options.warmup { session.runInPlace() }
         let steps = session.profileSteps(runs: options.runs > 0 ? options.runs : 20)
         let total = steps.reduce(0) { $0 + $1.medianMs }
-        print("\(model.rawValue): \(String(format: "%.3f", total)) ms in \(steps.count) ops at \(session.threads) thread(s), kernel level \(session.model.isa)")
-        var byOp: [String: Double] = [:]
-        for s in steps { byOp[s.op, default: 0] += s.medianMs }
-        for (op, ms) in byOp.sorted(by: { $0.value > $1.value }) {
-            print("  " + op.padding(toLength: 22, withPad: " ", startingAt: 0) + String(format: "%8.3f ms %5.1f %%", ms, 100 * ms / total))
-        }
+        let peak = try Roofline.gflops(session.model.isa) * Double(session.threads)
+        print("\(model.rawValue): \(String(format: "%.3f", total)) ms in \(steps.count) ops at \(session.threads) thread(s), kernel level \(session.model.isa), roofline "
+              + String(format: "%.1f", peak) + " GFLOP/s")
         let graph = session.model.graph
+        var byOp: [String: (ms: Double, macs: Int)] = [:]
+        for s in steps {
+            let node = graph.nodes[s.node]
+            let macs = node.op.multiplyAccumulates(inputs: node.inputs.map { graph.tensors[$0].shape }, output: s.outputShape)
+            byOp[s.op, default: (0, 0)].ms += s.medianMs
+            byOp[s.op, default: (0, 0)].macs += macs
+        }
+        for (op, t) in byOp.sorted(by: { $0.value.ms > $1.value.ms }) {
+            let rate = t.macs > 0 && t.ms > 0 ? 2 * Double(t.macs) / t.ms / 1e6 : 0
+            let rateText = rate > 0 ? String(format: "  %6.1f GFLOP/s %4.0f %% of roofline", rate, 100 * rate / peak) : ""
+            print("  " + op.padding(toLength: 22, withPad: " ", startingAt: 0) + String(format: "%8.3f ms %5.1f %%", t.ms, 100 * t.ms / total) + rateText)
+        }
         for s in steps.sorted(by: { $0.medianMs > $1.medianMs }).prefix(options.profileTop) {
             let node = graph.nodes[s.node]
             let macs = node.op.multiplyAccumulates(inputs: node.inputs.map { graph.tensors[$0].shape }, output: s.outputShape)

@@ -128,6 +128,11 @@ public protocol ISAKernelSet {
     /// Self-test of the partial (channel-tail) vector loads and stores of every vector width this
     /// level uses: each must touch exactly `count` lanes. Returns one line per fault (empty: none).
     static func partialVectorFaults() -> [String]
+
+    /// The level's arithmetic roofline probe: `iterations` steps of 12 independent register-only
+    /// multiply-adds on `lanes`-wide vectors (FMA where the level has it). Returns the flops done
+    /// and a value that depends on every result (so nothing is optimised away).
+    static func peakFlopsProbe(iterations: Int) -> (flops: Double, checksum: Float)
 }
 
 extension ConvKernel {

@@ -60,9 +60,29 @@ public enum LevelKernels: ISAKernelSet {
         SIMDElementwise.prelu(input: input, alpha: alpha, channels: channels, output: output, pixels: pixels)
     }
 
+    public static func peakFlopsProbe(iterations: Int) -> (flops: Double, checksum: Float) {
+        PeakProbe<ConvTiles.Vec>.run(iterations: iterations)
+    }
+
     public static func partialVectorFaults() -> [String] {
         PartialVectorCheck.faults(SIMD16<Float>.self) + PartialVectorCheck.faults(SIMD8<Float>.self)
             + PartialVectorCheck.faults(SIMD4<Float>.self)
+    }
+}
+
+/// `LevelKernels.peakFlopsProbe`: 12 accumulator chains (2 FMA pipes × 4-cycle latency needs
+/// ≥ 8), each `acc = acc·a + b`, nothing but registers.
+enum PeakProbe<V: KernelVector> {
+    @inline(never)
+    static func run(iterations: Int) -> (flops: Double, checksum: Float) {
+        var acc = InlineArray<12, V> { V(splat: Float($0) * 0.001) }
+        let a = V(splat: 0.999_9), b = V(splat: 0.000_1)
+        for _ in 0..<iterations {
+            for i in 0..<12 { acc[i] = b.madd(acc[i], a) }
+        }
+        var sum = V.zero
+        for i in 0..<12 { sum = sum.add(acc[i]) }
+        return (Double(iterations) * 12 * Double(V.laneCount) * 2, sum.laneSum())
     }
 }
 
