@@ -1,25 +1,17 @@
-/// The whole-tensor dispatch: every `Op` case maps to its kernel here. Sessions use it for the
-/// reference kernel set; the optimised set runs through `PlannedStep` (bound, split, allocation-free).
+/// The reference dispatch: every `Op` case maps to its reference kernel here (the `.reference`
+/// kernel set of a session). The optimised set runs through `PlannedStep` (bound, split,
+/// allocation-free, on the ISA level's kernels).
 enum Executor {
-    static func execute(_ step: Session.Step, kernels: KernelSet, scratch: UnsafeMutablePointer<Float>) {
+    static func execute(_ step: Session.Step) {
         let x = step.inputs
         let out = step.output
-        let optimized = kernels == .optimized
         switch step.op {
         case .conv2D(let p):
-            if optimized {
-                GemmKernels.conv2D(p, input: x[0], filter: x[1], bias: x.count > 2 ? x[2] : nil, output: out, scratch: scratch)
-            } else {
-                ReferenceKernels.conv2D(p, input: x[0], filter: x[1], bias: x.count > 2 ? x[2] : nil, output: out)
-            }
+            ReferenceKernels.conv2D(p, input: x[0], filter: x[1], bias: x.count > 2 ? x[2] : nil, output: out)
         case .depthwiseConv2D(let p):
             ReferenceKernels.depthwiseConv2D(p, input: x[0], filter: x[1], bias: x.count > 2 ? x[2] : nil, output: out)
         case .fullyConnected(let p):
-            if optimized {
-                GemmKernels.fullyConnected(p, input: x[0], weights: x[1], bias: x.count > 2 ? x[2] : nil, output: out)
-            } else {
-                ReferenceKernels.fullyConnected(p, input: x[0], weights: x[1], bias: x.count > 2 ? x[2] : nil, output: out)
-            }
+            ReferenceKernels.fullyConnected(p, input: x[0], weights: x[1], bias: x.count > 2 ? x[2] : nil, output: out)
         case .maxPool2D(let p):
             ReferenceKernels.maxPool2D(p, input: x[0], output: out)
         case .averagePool2D(let p):

@@ -35,7 +35,7 @@ extension Session {
     func executeStep(_ index: Int) {
         switch kernels {
         case .optimized: plannedSteps[index].execute(pool)
-        case .reference: Executor.execute(steps[index], kernels: .reference, scratch: scratch.pointer)
+        case .reference: Executor.execute(steps[index])
         }
     }
 }

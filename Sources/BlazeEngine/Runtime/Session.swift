@@ -139,7 +139,7 @@ public final class Session {
             }
         case .reference:
             for step in steps {
-                Executor.execute(step, kernels: .reference, scratch: scratch.pointer)
+                Executor.execute(step)
             }
         }
     }

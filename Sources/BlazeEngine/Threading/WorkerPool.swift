@@ -84,10 +84,11 @@ public final class WorkerPool: @unchecked Sendable {
         s.inUse.store(false, ordering: .releasing)
     }
 
-    /// Part `index` of `0..<count` split into `parts` contiguous ranges (sizes differ by at most 1).
+    /// Part `index` of `0..<count` split into `parts` contiguous ranges (sizes differ by at most 1):
+    /// the engine's one splitter, `WorkRange.part`.
     @inline(__always)
     public static func part(_ index: Int, of parts: Int, count: Int) -> Range<Int> {
-        (index &* count / parts)..<((index &+ 1) &* count / parts)
+        WorkRange.part(index, of: parts, count: count)
     }
 
     // MARK: - Workers

@@ -42,4 +42,17 @@ public enum ShapeMath {
     }
 
     package static func describe(_ shape: [Int]) -> String { "[" + shape.map(String.init).joined(separator: ",") + "]" }
+
+    /// Strides of `shape` right-aligned against `outShape`, 0 on broadcast (size-1 or missing) dims.
+    public static func broadcastStrides(_ shape: [Int], to outShape: [Int]) -> [Int] {
+        let rank = outShape.count, lead = rank - shape.count
+        precondition(lead >= 0, "operand rank exceeds broadcast rank")
+        let own = ShapeMath.strides(shape)
+        var s = [Int](repeating: 0, count: rank)
+        for d in 0..<shape.count where shape[d] != 1 {
+            precondition(shape[d] == outShape[lead + d], "operand does not broadcast")
+            s[lead + d] = own[d]
+        }
+        return s
+    }
 }

@@ -65,14 +65,25 @@ public enum Op: Sendable, Equatable {
 public enum Activation: UInt8, Sendable, Equatable, CaseIterable {
     case none = 0, relu = 1, relu6 = 2, reluMinus1To1 = 3
 
+    /// The clamp interval, the one definition every kernel uses (±infinity: no bound).
+    @inline(__always)
+    public var range: (lo: Float, hi: Float) {
+        switch self {
+        case .none: return (-.infinity, .infinity)
+        case .relu: return (0, .infinity)
+        case .relu6: return (0, 6)
+        case .reluMinus1To1: return (-1, 1)
+        }
+    }
+
+    /// `v` clamped to `lo...hi` with TFLite's semantics: NaN stays NaN (both compares are false).
+    @inline(__always)
+    public static func clamp(_ v: Float, _ lo: Float, _ hi: Float) -> Float { v < lo ? lo : (v > hi ? hi : v) }
+
     @inline(__always)
     public func apply(_ v: Float) -> Float {
-        switch self {
-        case .none: return v
-        case .relu: return v < 0 ? 0 : v
-        case .relu6: return v < 0 ? 0 : (v > 6 ? 6 : v)
-        case .reluMinus1To1: return v < -1 ? -1 : (v > 1 ? 1 : v)
-        }
+        let r = range
+        return Activation.clamp(v, r.lo, r.hi)
     }
 }
 
@@ -138,6 +149,18 @@ public enum ReduceKind: UInt8, Sendable, Equatable, CaseIterable {
         case .mean: return "MEAN"
         case .sum: return "SUM"
         case .max: return "REDUCE_MAX"
+        }
+    }
+}
+
+extension UnaryKind {
+    /// The fused activation equal to this op, for the RELU family.
+    public var clampActivation: Activation? {
+        switch self {
+        case .relu: return .relu
+        case .relu6: return .relu6
+        case .reluMinus1To1: return .reluMinus1To1
+        default: return nil
         }
     }
 }

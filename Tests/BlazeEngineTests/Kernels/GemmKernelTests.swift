@@ -1,7 +1,8 @@
 import Testing
 @testable import BlazeEngine
 
-/// GemmKernels (im2col + OpenBLAS sgemm) against ReferenceKernels on seeded random shapes.
+/// `GemmStep` (im2col + OpenBLAS sgemm/sgemv, the baseline level's unfused CONV_2D and
+/// FULLY_CONNECTED) against ReferenceKernels on seeded random shapes, at 1 and 2 threads.
 /// Tolerance: |gemm − ref| ≤ 1e-4 · max(1, max|ref|) per output tensor.
 @Suite struct GemmKernelTests {
     typealias T = KernelTensor
@@ -17,7 +18,7 @@ import Testing
 
     /// Runs both kernels; returns false if the geometry is invalid (kernel larger than a VALID input).
     @discardableResult
-    static func check(_ cc: ConvCase, _ rng: inout KernelTestRNG, useScratch: Bool = true,
+    static func check(_ cc: ConvCase, _ rng: inout KernelTestRNG, threads: Int = 1,
                       sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
         let xs = [cc.n, cc.h, cc.w, cc.c], fs = [cc.o, cc.kh, cc.kw, cc.c]
         guard let g = try? cc.p.geometry(input: xs, filter: fs) else { return false }
@@ -26,12 +27,12 @@ import Testing
         let ref = KernelTestKit.run(inputs, out: g.outputShape) { v, out in
             ReferenceKernels.conv2D(cc.p, input: v[0], filter: v[1], bias: v.count > 2 ? v[2] : nil, output: out)
         }
-        let scratchCount = GemmKernels.conv2DScratchCount(g)
+        let scratchCount = GemmStep.scratchCount(g)
         let gemm = KernelTestKit.run(inputs, out: g.outputShape) { v, out in
             let scratch = UnsafeMutablePointer<Float>.allocate(capacity: max(scratchCount, 1))
             defer { scratch.deallocate() }
-            GemmKernels.conv2D(cc.p, input: v[0], filter: v[1], bias: v.count > 2 ? v[2] : nil, output: out,
-                               scratch: useScratch ? scratch : nil)
+            GemmStep(conv: g, activation: cc.p.activation, input: v[0].data, filter: v[1].data, bias: v.count > 2 ? v[2].data : nil,
+                     output: out.data, scratch: scratch, threads: threads).execute(WorkerPool(threadCount: threads))
         }
         KernelTestKit.expectCloseToReference(gemm, ref, "conv \(cc)", sourceLocation: sourceLocation)
         return true
@@ -39,11 +40,12 @@ import Testing
 
     @Test func scratchCounts() throws {
         let pointwise = try Conv2DParams(padding: .same).geometry(input: [1, 8, 8, 4], filter: [16, 1, 1, 4])
-        #expect(GemmKernels.conv2DScratchCount(pointwise) == 0)
+        #expect(GemmStep.scratchCount(pointwise) == 0)
         let strided1x1 = try Conv2DParams(strideH: 2, strideW: 2, padding: .valid).geometry(input: [1, 8, 8, 4], filter: [16, 1, 1, 4])
-        #expect(GemmKernels.conv2DScratchCount(strided1x1) == 4 * 4 * 4)
+        #expect(GemmStep.scratchCount(strided1x1) == 4 * 4 * 4)
         let k3 = try Conv2DParams(strideH: 2, strideW: 2, padding: .same).geometry(input: [2, 7, 5, 3], filter: [8, 3, 3, 3])
-        #expect(GemmKernels.conv2DScratchCount(k3) == 4 * 3 * 27)
+        // batch 2 × 4×3 output pixels × K = 3·3·3.
+        #expect(GemmStep.scratchCount(k3) == 2 * 4 * 3 * 27)
     }
 
     @Test func namedShapes() {
@@ -67,8 +69,8 @@ import Testing
         for cc in cases {
             #expect(Self.check(cc, &rng), "\(cc) has invalid geometry")
         }
-        // Same case with the kernel allocating its own scratch.
-        Self.check(cases[3], &rng, useScratch: false)
+        // The same cases split across two threads.
+        for cc in cases { Self.check(cc, &rng, threads: 2) }
     }
 
     @Test func randomConvShapes() {
@@ -103,7 +105,9 @@ import Testing
                 ReferenceKernels.fullyConnected(p, input: v[0], weights: v[1], bias: v.count > 2 ? v[2] : nil, output: out)
             }
             let gemm = KernelTestKit.run(inputs, out: outShape) { v, out in
-                GemmKernels.fullyConnected(p, input: v[0], weights: v[1], bias: v.count > 2 ? v[2] : nil, output: out)
+                GemmStep(fullyConnected: p.activation, input: v[0].data, inputCount: v[0].count, weights: v[1].data,
+                         weightsShape: v[1].shape, bias: v.count > 2 ? v[2].data : nil, output: out.data)
+                    .execute(WorkerPool(threadCount: 1))
             }
             KernelTestKit.expectCloseToReference(gemm, ref, "fc rows \(rows) I \(i) O \(o) keep \(keep) bias \(inputs.count > 2)")
         }

@@ -45,7 +45,7 @@ enum PlannedStepTestKit {
         let unusedScratch = UnsafeMutablePointer<Float>.allocate(capacity: 1)
         defer { unusedScratch.deallocate() }
         return KernelTestKit.run(inputs, out: outShape) { views, out in
-            Executor.execute(Session.Step(op: op, inputs: views, output: out), kernels: .reference, scratch: unusedScratch)
+            Executor.execute(Session.Step(op: op, inputs: views, output: out))
         }
     }
 

@@ -25,9 +25,9 @@ extension ReferenceKernels {
         precondition(output.count == n, "\(kind.name) output view does not match input")
         let x = input.data, y = output.data
         switch kind {
-        case .relu: for i in 0..<n { let v = x[i]; y[i] = v < 0 ? 0 : v }
-        case .relu6: for i in 0..<n { let v = x[i]; y[i] = v < 0 ? 0 : (v > 6 ? 6 : v) }
-        case .reluMinus1To1: for i in 0..<n { let v = x[i]; y[i] = v < -1 ? -1 : (v > 1 ? 1 : v) }
+        case .relu, .relu6, .reluMinus1To1:
+            let (lo, hi) = kind.clampActivation!.range
+            for i in 0..<n { y[i] = Activation.clamp(x[i], lo, hi) }
         case .logistic: for i in 0..<n { y[i] = 1 / (1 + Foundation.exp(-x[i])) }
         case .neg: for i in 0..<n { y[i] = -x[i] }
         case .sqrt: for i in 0..<n { y[i] = x[i].squareRoot() }
@@ -51,8 +51,8 @@ extension ReferenceKernels {
     static func broadcast(_ a: TensorView, _ b: TensorView, _ outShape: [Int], _ output: MutableTensorView,
                           _ f: (Float, Float) -> Float) {
         let loop = StridedLoop(counts: outShape,
-                               broadcastStrides(a.shape, to: outShape),
-                               broadcastStrides(b.shape, to: outShape),
+                               ShapeMath.broadcastStrides(a.shape, to: outShape),
+                               ShapeMath.broadcastStrides(b.shape, to: outShape),
                                ShapeMath.strides(outShape))
         let n = loop.innerCount, sa = loop.inner0, sb = loop.inner1, so = loop.inner2
         let pa = a.data, pb = b.data, po = output.data
@@ -63,18 +63,5 @@ extension ReferenceKernels {
                 ia &+= sa; ib &+= sb; io &+= so
             }
         }
-    }
-
-    /// Strides of `shape` right-aligned against `outShape`, 0 on broadcast (size-1 or missing) dims.
-    static func broadcastStrides(_ shape: [Int], to outShape: [Int]) -> [Int] {
-        let rank = outShape.count, lead = rank - shape.count
-        precondition(lead >= 0, "operand rank exceeds broadcast rank")
-        let own = ShapeMath.strides(shape)
-        var s = [Int](repeating: 0, count: rank)
-        for d in 0..<shape.count where shape[d] != 1 {
-            precondition(shape[d] == outShape[lead + d], "operand does not broadcast")
-            s[lead + d] = own[d]
-        }
-        return s
     }
 }

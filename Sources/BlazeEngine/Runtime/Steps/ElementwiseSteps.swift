@@ -19,8 +19,8 @@ final class BinaryStep: ParallelJob {
         self.activation = activation
         self.a = a.data; self.b = b.data; y = output.data
         let out = output.shape
-        space = IndexSpace(counts: out, IndexSpace.broadcastStrides(a.shape, to: out),
-                           IndexSpace.broadcastStrides(b.shape, to: out), ShapeMath.strides(out))
+        space = IndexSpace(counts: out, ShapeMath.broadcastStrides(a.shape, to: out),
+                           ShapeMath.broadcastStrides(b.shape, to: out), ShapeMath.strides(out))
         parts = Parallelism.tasks(units: space.count / 16, work: space.count, minWork: Parallelism.minElementwiseWork, threads: threads)
     }
 
@@ -83,9 +83,9 @@ final class UnaryStep: ParallelJob {
     func run(_ r: Range<Int>) {
         let x = self.x + r.lowerBound, y = self.y + r.lowerBound, n = r.count
         switch kind {
-        case .relu: Elementwise.map(x, y, n) { $0 < 0 ? 0 : $0 }
-        case .relu6: Elementwise.map(x, y, n) { $0 < 0 ? 0 : ($0 > 6 ? 6 : $0) }
-        case .reluMinus1To1: Elementwise.map(x, y, n) { $0 < -1 ? -1 : ($0 > 1 ? 1 : $0) }
+        case .relu, .relu6, .reluMinus1To1:
+            let (lo, hi) = kind.clampActivation!.range
+            Elementwise.map(x, y, n) { Activation.clamp($0, lo, hi) }
         case .logistic: Elementwise.map(x, y, n) { 1 / (1 + Foundation.exp(-$0)) }
         case .neg: Elementwise.map(x, y, n) { -$0 }
         case .sqrt: Elementwise.map(x, y, n) { $0.squareRoot() }
@@ -102,10 +102,11 @@ final class UnaryStep: ParallelJob {
 enum Elementwise {
     /// Elements per activation block.
     static let block = 1024
-    /// Part `index` of `0..<count` in `parts` pieces, boundaries on multiples of 16.
+    /// Part `index` of `0..<count` in `parts` pieces, boundaries on multiples of 16 (the
+    /// `WorkRange` split of 16-element blocks).
     static func chunk(_ index: Int, of parts: Int, count: Int) -> Range<Int> {
-        func bound(_ i: Int) -> Int { i >= parts ? count : min(count, i * count / parts / 16 * 16) }
-        return bound(index)..<bound(index + 1)
+        let blocks = WorkRange.part(index, of: parts, count: (count + 15) / 16)
+        return min(count, blocks.lowerBound * 16)..<min(count, blocks.upperBound * 16)
     }
 
     @inline(__always)
@@ -141,23 +142,20 @@ enum Elementwise {
     /// Fused activation in place.
     @inline(__always)
     static func activation(_ y: UnsafeMutablePointer<Float>, count n: Int, _ act: Activation) {
-        switch act {
-        case .none: return
-        case .relu: for i in 0..<n { let v = y[i]; y[i] = v < 0 ? 0 : v }
-        case .relu6: for i in 0..<n { let v = y[i]; y[i] = v < 0 ? 0 : (v > 6 ? 6 : v) }
-        case .reluMinus1To1: for i in 0..<n { let v = y[i]; y[i] = v < -1 ? -1 : (v > 1 ? 1 : v) }
-        }
+        if act == .none { return }
+        let (lo, hi) = act.range
+        for i in 0..<n { y[i] = Activation.clamp(y[i], lo, hi) }
     }
 
     /// `y[i] = act(y[i] + bias[i])`, with `bias` 0 when absent (as the reference conv kernels).
     @inline(__always)
     static func biasActivation(_ y: UnsafeMutablePointer<Float>, count n: Int, bias: UnsafePointer<Float>?, activation act: Activation) {
         if let b = bias {
-            switch act {
-            case .none: for i in 0..<n { y[i] = y[i] + b[i] }
-            case .relu: for i in 0..<n { let v = y[i] + b[i]; y[i] = v < 0 ? 0 : v }
-            case .relu6: for i in 0..<n { let v = y[i] + b[i]; y[i] = v < 0 ? 0 : (v > 6 ? 6 : v) }
-            case .reluMinus1To1: for i in 0..<n { let v = y[i] + b[i]; y[i] = v < -1 ? -1 : (v > 1 ? 1 : v) }
+            if act == .none {
+                for i in 0..<n { y[i] = y[i] + b[i] }
+            } else {
+                let (lo, hi) = act.range
+                for i in 0..<n { y[i] = Activation.clamp(y[i] + b[i], lo, hi) }
             }
         } else {
             for i in 0..<n { y[i] = y[i] + 0 }

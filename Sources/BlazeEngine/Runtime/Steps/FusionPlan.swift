@@ -150,15 +150,3 @@ struct FusionPlan {
         }
     }
 }
-
-extension UnaryKind {
-    /// The fused activation equal to this op, for the RELU family.
-    var clampActivation: Activation? {
-        switch self {
-        case .relu: return .relu
-        case .relu6: return .relu6
-        case .reluMinus1To1: return .reluMinus1To1
-        default: return nil
-        }
-    }
-}

@@ -193,11 +193,11 @@ final class GemmStep: ParallelJob {
     /// `rowStride` (same arithmetic as `GemmKernels.epilogue`).
     static func epilogue(_ y: UnsafeMutablePointer<Float>, rows: Int, columns: Int, rowStride: Int,
                          bias: UnsafePointer<Float>?, activation: Activation) {
-        switch activation {
-        case .none: apply(y, rows, columns, rowStride, bias) { $0 }
-        case .relu: apply(y, rows, columns, rowStride, bias) { $0 < 0 ? 0 : $0 }
-        case .relu6: apply(y, rows, columns, rowStride, bias) { $0 < 0 ? 0 : ($0 > 6 ? 6 : $0) }
-        case .reluMinus1To1: apply(y, rows, columns, rowStride, bias) { $0 < -1 ? -1 : ($0 > 1 ? 1 : $0) }
+        if activation == .none {
+            apply(y, rows, columns, rowStride, bias) { $0 }
+        } else {
+            let (lo, hi) = activation.range
+            apply(y, rows, columns, rowStride, bias) { Activation.clamp($0, lo, hi) }
         }
     }
 

@@ -5,12 +5,9 @@ struct ActivationBounds {
     var lo: Float?, hi: Float?
 
     init(_ a: Activation) {
-        switch a {
-        case .none: lo = nil; hi = nil
-        case .relu: lo = 0; hi = nil
-        case .relu6: lo = 0; hi = 6
-        case .reluMinus1To1: lo = -1; hi = 1
-        }
+        let r = a.range
+        lo = r.lo.isFinite ? r.lo : nil
+        hi = r.hi.isFinite ? r.hi : nil
     }
 
     @inline(__always)
