@@ -76,7 +76,8 @@ public enum CPUInfo {
         buffer.withUnsafeMutableBufferPointer { p in
             p.baseAddress!.withMemoryRebound(to: CChar.self, capacity: 49) { blaze_cpu_brand($0) }
         }
-        let s = String(cString: buffer).trimmingCharacters(in: .whitespaces)
+        let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+        let s = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespaces)
         return s.isEmpty ? "unknown" : s
         #else
         return "unknown"

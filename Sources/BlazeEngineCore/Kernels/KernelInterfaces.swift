@@ -126,8 +126,10 @@ public protocol ISAKernelSet {
                       output: UnsafeMutablePointer<Float>, pixels: Range<Int>)
 
     /// Self-test of the partial (channel-tail) vector loads and stores of every vector width this
-    /// level uses: each must touch exactly `count` lanes. Returns one line per fault (empty: none).
-    static func partialVectorFaults() -> [String]
+    /// level uses: each must touch exactly `count` lanes. Returns the number of wrong lanes (0:
+    /// none). An integer, not strings: building arrays of a shared type inside a level module
+    /// would emit specialisations shared with other levels (see Tools/isa/check_isa_isolation.sh).
+    static func partialVectorFaults() -> Int
 
     /// The level's arithmetic roofline probe: `iterations` steps of 12 independent register-only
     /// multiply-adds on `lanes`-wide vectors (FMA where the level has it). Returns the flops done

@@ -9,6 +9,6 @@ import Testing
     @Test(arguments: KernelLevels.runnable)
     func partialAccessesTouchExactlyCountLanes(level: ISALevel) throws {
         let faults = try KernelLevels.kernels(for: level).partialVectorFaults()
-        #expect(faults.isEmpty, "\(level): \(faults.prefix(8).joined(separator: "; "))")
+        #expect(faults == 0, "\(level): \(faults) lanes read or written out of bounds")
     }
 }
