@@ -12,47 +12,25 @@ enum ConvTiles {
     /// (MR, largest NV) with MR·NV accumulators + NV weight vectors + 1 broadcast ≤ 16 ymm registers.
     static let shapes: [TileShape] = [TileShape(mr: 1, maxNV: 4), TileShape(mr: 2, maxNV: 4), TileShape(mr: 4, maxNV: 3), TileShape(mr: 6, maxNV: 2), TileShape(mr: 8, maxNV: 1), TileShape(mr: 12, maxNV: 1)]
 
+    /// One MR×NV tile, or (`strip`) that many whole tiles in a row (`ConvTile.runStrip`).
     @inline(__always)
-    static func run(mr: Int, nv: Int, _ j: ConvTileJob) {
+    static func run(mr: Int, nv: Int, _ j: ConvTileJob, strip: Int? = nil) {
         switch (mr, nv) {
-        case (1, 1): ConvTile<Vec, 1, 1>.run(j)
-        case (1, 2): ConvTile<Vec, 1, 2>.run(j)
-        case (1, 3): ConvTile<Vec, 1, 3>.run(j)
-        case (1, 4): ConvTile<Vec, 1, 4>.run(j)
-        case (2, 1): ConvTile<Vec, 2, 1>.run(j)
-        case (2, 2): ConvTile<Vec, 2, 2>.run(j)
-        case (2, 3): ConvTile<Vec, 2, 3>.run(j)
-        case (2, 4): ConvTile<Vec, 2, 4>.run(j)
-        case (4, 1): ConvTile<Vec, 4, 1>.run(j)
-        case (4, 2): ConvTile<Vec, 4, 2>.run(j)
-        case (4, 3): ConvTile<Vec, 4, 3>.run(j)
-        case (6, 1): ConvTile<Vec, 6, 1>.run(j)
-        case (6, 2): ConvTile<Vec, 6, 2>.run(j)
-        case (8, 1): ConvTile<Vec, 8, 1>.run(j)
-        case (12, 1): ConvTile<Vec, 12, 1>.run(j)
-        default: preconditionFailure("no \(mr)×\(nv) conv tile")
-        }
-    }
-
-    /// `count` whole tiles in a row (see `ConvTile.runStrip`).
-    @inline(__always)
-    static func runStrip(mr: Int, nv: Int, _ j: ConvTileJob, count: Int) {
-        switch (mr, nv) {
-        case (1, 1): ConvTile<Vec, 1, 1>.runStrip(j, count: count)
-        case (1, 2): ConvTile<Vec, 1, 2>.runStrip(j, count: count)
-        case (1, 3): ConvTile<Vec, 1, 3>.runStrip(j, count: count)
-        case (1, 4): ConvTile<Vec, 1, 4>.runStrip(j, count: count)
-        case (2, 1): ConvTile<Vec, 2, 1>.runStrip(j, count: count)
-        case (2, 2): ConvTile<Vec, 2, 2>.runStrip(j, count: count)
-        case (2, 3): ConvTile<Vec, 2, 3>.runStrip(j, count: count)
-        case (2, 4): ConvTile<Vec, 2, 4>.runStrip(j, count: count)
-        case (4, 1): ConvTile<Vec, 4, 1>.runStrip(j, count: count)
-        case (4, 2): ConvTile<Vec, 4, 2>.runStrip(j, count: count)
-        case (4, 3): ConvTile<Vec, 4, 3>.runStrip(j, count: count)
-        case (6, 1): ConvTile<Vec, 6, 1>.runStrip(j, count: count)
-        case (6, 2): ConvTile<Vec, 6, 2>.runStrip(j, count: count)
-        case (8, 1): ConvTile<Vec, 8, 1>.runStrip(j, count: count)
-        case (12, 1): ConvTile<Vec, 12, 1>.runStrip(j, count: count)
+        case (1, 1): ConvTile<Vec, 1, 1>.dispatch(j, strip: strip)
+        case (1, 2): ConvTile<Vec, 1, 2>.dispatch(j, strip: strip)
+        case (1, 3): ConvTile<Vec, 1, 3>.dispatch(j, strip: strip)
+        case (1, 4): ConvTile<Vec, 1, 4>.dispatch(j, strip: strip)
+        case (2, 1): ConvTile<Vec, 2, 1>.dispatch(j, strip: strip)
+        case (2, 2): ConvTile<Vec, 2, 2>.dispatch(j, strip: strip)
+        case (2, 3): ConvTile<Vec, 2, 3>.dispatch(j, strip: strip)
+        case (2, 4): ConvTile<Vec, 2, 4>.dispatch(j, strip: strip)
+        case (4, 1): ConvTile<Vec, 4, 1>.dispatch(j, strip: strip)
+        case (4, 2): ConvTile<Vec, 4, 2>.dispatch(j, strip: strip)
+        case (4, 3): ConvTile<Vec, 4, 3>.dispatch(j, strip: strip)
+        case (6, 1): ConvTile<Vec, 6, 1>.dispatch(j, strip: strip)
+        case (6, 2): ConvTile<Vec, 6, 2>.dispatch(j, strip: strip)
+        case (8, 1): ConvTile<Vec, 8, 1>.dispatch(j, strip: strip)
+        case (12, 1): ConvTile<Vec, 12, 1>.dispatch(j, strip: strip)
         default: preconditionFailure("no \(mr)×\(nv) conv tile")
         }
     }

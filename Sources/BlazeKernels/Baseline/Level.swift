@@ -1,54 +1,41 @@
 import BlazeEngineCore
 
-// The baseline level: Baseline x86-64 (SSE2): 16 xmm registers of 4 floats, no FMA (`madd` is a multiply and an add).
+// The baseline level: baseline x86-64 (SSE2), 16 xmm registers of 4 floats, no FMA (`madd` is a
+// multiply and an add). NEON/Level.swift links to this file: the aarch64 `neon` level (32 q
+// registers, FMA through BLAZE_FMA) reuses these 4-lane tables unchanged — untested, no aarch64
+// machine here; its larger register file is not used yet.
 // Everything level-specific lives in this file: the vector type, the tile shapes sized for the
 // register file, their instantiations, and which layers go to OpenBLAS. The kernels themselves
 // are the shared sources in Shared/ (a link to BlazeKernels/Shared).
 
 /// Conv micro-kernel shapes and dispatch of this level.
 enum ConvTiles {
+    #if arch(arm64)
+    static let level = ISALevel.neon
+    #else
     static let level = ISALevel.baseline
+    #endif
     typealias Vec = SIMD4<Float>
     /// (MR, largest NV) with MR·NV + NV + 1 < 16 xmm registers (4×3, exactly 16, spilled).
     static let shapes: [TileShape] = [TileShape(mr: 1, maxNV: 4), TileShape(mr: 2, maxNV: 4), TileShape(mr: 4, maxNV: 2), TileShape(mr: 6, maxNV: 2), TileShape(mr: 8, maxNV: 1)]
 
+    /// One MR×NV tile, or (`strip`) that many whole tiles in a row (`ConvTile.runStrip`).
     @inline(__always)
-    static func run(mr: Int, nv: Int, _ j: ConvTileJob) {
+    static func run(mr: Int, nv: Int, _ j: ConvTileJob, strip: Int? = nil) {
         switch (mr, nv) {
-        case (1, 1): ConvTile<Vec, 1, 1>.run(j)
-        case (1, 2): ConvTile<Vec, 1, 2>.run(j)
-        case (1, 3): ConvTile<Vec, 1, 3>.run(j)
-        case (1, 4): ConvTile<Vec, 1, 4>.run(j)
-        case (2, 1): ConvTile<Vec, 2, 1>.run(j)
-        case (2, 2): ConvTile<Vec, 2, 2>.run(j)
-        case (2, 3): ConvTile<Vec, 2, 3>.run(j)
-        case (2, 4): ConvTile<Vec, 2, 4>.run(j)
-        case (4, 1): ConvTile<Vec, 4, 1>.run(j)
-        case (4, 2): ConvTile<Vec, 4, 2>.run(j)
-        case (6, 1): ConvTile<Vec, 6, 1>.run(j)
-        case (6, 2): ConvTile<Vec, 6, 2>.run(j)
-        case (8, 1): ConvTile<Vec, 8, 1>.run(j)
-        default: preconditionFailure("no \(mr)×\(nv) conv tile")
-        }
-    }
-
-    /// `count` whole tiles in a row (see `ConvTile.runStrip`).
-    @inline(__always)
-    static func runStrip(mr: Int, nv: Int, _ j: ConvTileJob, count: Int) {
-        switch (mr, nv) {
-        case (1, 1): ConvTile<Vec, 1, 1>.runStrip(j, count: count)
-        case (1, 2): ConvTile<Vec, 1, 2>.runStrip(j, count: count)
-        case (1, 3): ConvTile<Vec, 1, 3>.runStrip(j, count: count)
-        case (1, 4): ConvTile<Vec, 1, 4>.runStrip(j, count: count)
-        case (2, 1): ConvTile<Vec, 2, 1>.runStrip(j, count: count)
-        case (2, 2): ConvTile<Vec, 2, 2>.runStrip(j, count: count)
-        case (2, 3): ConvTile<Vec, 2, 3>.runStrip(j, count: count)
-        case (2, 4): ConvTile<Vec, 2, 4>.runStrip(j, count: count)
-        case (4, 1): ConvTile<Vec, 4, 1>.runStrip(j, count: count)
-        case (4, 2): ConvTile<Vec, 4, 2>.runStrip(j, count: count)
-        case (6, 1): ConvTile<Vec, 6, 1>.runStrip(j, count: count)
-        case (6, 2): ConvTile<Vec, 6, 2>.runStrip(j, count: count)
-        case (8, 1): ConvTile<Vec, 8, 1>.runStrip(j, count: count)
+        case (1, 1): ConvTile<Vec, 1, 1>.dispatch(j, strip: strip)
+        case (1, 2): ConvTile<Vec, 1, 2>.dispatch(j, strip: strip)
+        case (1, 3): ConvTile<Vec, 1, 3>.dispatch(j, strip: strip)
+        case (1, 4): ConvTile<Vec, 1, 4>.dispatch(j, strip: strip)
+        case (2, 1): ConvTile<Vec, 2, 1>.dispatch(j, strip: strip)
+        case (2, 2): ConvTile<Vec, 2, 2>.dispatch(j, strip: strip)
+        case (2, 3): ConvTile<Vec, 2, 3>.dispatch(j, strip: strip)
+        case (2, 4): ConvTile<Vec, 2, 4>.dispatch(j, strip: strip)
+        case (4, 1): ConvTile<Vec, 4, 1>.dispatch(j, strip: strip)
+        case (4, 2): ConvTile<Vec, 4, 2>.dispatch(j, strip: strip)
+        case (6, 1): ConvTile<Vec, 6, 1>.dispatch(j, strip: strip)
+        case (6, 2): ConvTile<Vec, 6, 2>.dispatch(j, strip: strip)
+        case (8, 1): ConvTile<Vec, 8, 1>.dispatch(j, strip: strip)
         default: preconditionFailure("no \(mr)×\(nv) conv tile")
         }
     }

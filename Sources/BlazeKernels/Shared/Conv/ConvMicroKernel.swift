@@ -87,6 +87,12 @@ enum ConvTile<V: KernelVector, let MR: Int, let NV: Int> {
         }
     }
 
+    /// `run(j)`, or `runStrip(j, count: strip)` when `strip` is given (the levels' one dispatch).
+    @inline(__always)
+    static func dispatch(_ j: ConvTileJob, strip: Int?) {
+        if let strip { runStrip(j, count: strip) } else { run(j) }
+    }
+
     /// The K walk of one tile whose pixel 0 is at `a`.
     @inline(__always)
     static func accumulate(_ j: ConvTileJob, a: UnsafePointer<Float>) -> InlineArray<MR, InlineArray<NV, V>> {

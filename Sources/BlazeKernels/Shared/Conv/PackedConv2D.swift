@@ -287,7 +287,7 @@ final class PackedConv2D: ConvKernel, @unchecked Sendable {
                     j.a = input + p0 &* C
                     j.out = output + p0 &* O + b.channel
                     j.residual = residual.map { $0 + p0 &* residualChannels + b.channel }
-                    ConvTiles.runStrip(mr: mr, nv: b.nv, j, count: whole)
+                    ConvTiles.run(mr: mr, nv: b.nv, j, strip: whole)
                     p = p0 + whole * mr
                 }
                 while p < p1 {
@@ -380,7 +380,7 @@ final class PackedConv2D: ConvKernel, @unchecked Sendable {
                         j.a = rowIn + (ox &* g.strideW &- g.padLeft) &* C
                         j.out = rowOut + ox &* O + b.channel
                         j.residual = rowRes.map { $0 + ox &* residualChannels + b.channel }
-                        ConvTiles.runStrip(mr: mr, nv: b.nv, j, count: whole)
+                        ConvTiles.run(mr: mr, nv: b.nv, j, strip: whole)
                         ox += whole * mr
                     }
                     while ox < interior.upperBound {
