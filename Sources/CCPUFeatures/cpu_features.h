@@ -5,7 +5,8 @@
 // without XSAVE support reports no AVX. Under an emulator (qemu-user) this is the emulated CPU's
 // answer, unlike /proc/cpuinfo, which shows the host's flags.
 
-/// Bit 0: SSE2 (x86-64 baseline); bit 1: AVX2 + FMA + F16C; bit 2: AVX-512 F + BW + DQ + VL.
+/// Bit 0: SSE2 (x86-64 baseline); bit 1: AVX2 + FMA + F16C; bit 2: AVX-512 F + BW + DQ + VL;
+/// bit 3: AVX-512 F alone (what OpenBLAS' SkylakeX kernels need).
 static inline unsigned blaze_cpu_feature_bits(void) {
 #if defined(__x86_64__)
     __builtin_cpu_init();
@@ -13,6 +14,9 @@ static inline unsigned blaze_cpu_feature_bits(void) {
     if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("f16c") &&
         __builtin_cpu_supports("avx")) {
         bits |= 2u;
+    }
+    if (__builtin_cpu_supports("avx512f")) {
+        bits |= 8u;
     }
     if ((bits & 2u) && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) {

@@ -31,7 +31,7 @@ public final class Model: @unchecked Sendable {
     ///   for a level this CPU or build lacks.
     public init(graph: Graph, isa: ISALevel? = nil) throws {
         try graph.validate()
-        let level = try isa ?? KernelLevels.active()
+        let level = try isa ?? ISALevel.active()
         levelKernels = try KernelLevels.kernels(for: level)
         self.isa = level
         OpenBLAS.ensureConfigured()

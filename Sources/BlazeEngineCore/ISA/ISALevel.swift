@@ -30,7 +30,7 @@ public enum ISALevel: String, Sendable, CaseIterable, Comparable, CustomStringCo
     /// The levels this CPU can run, lowest first (from CPUID, not /proc/cpuinfo).
     public static let supported: [ISALevel] = {
         #if arch(x86_64)
-        let bits = blaze_cpu_feature_bits()
+        let bits = featureBits
         var levels: [ISALevel] = [.baseline]
         if bits & 2 != 0 { levels.append(.avx2) }
         if bits & 4 != 0 { levels.append(.avx512) }
@@ -44,6 +44,15 @@ public enum ISALevel: String, Sendable, CaseIterable, Comparable, CustomStringCo
 
     /// The best level this CPU supports.
     public static var best: ISALevel { supported.last! }
+
+    /// The CPU's raw feature bits (see `blaze_cpu_feature_bits`), read once.
+    static let featureBits: UInt32 = {
+        #if arch(x86_64)
+        return blaze_cpu_feature_bits()
+        #else
+        return 0
+        #endif
+    }()
 
     /// The level named by `BLAZE_ISA` (if set), else the best one — or why that cannot be.
     public static let selection: Result<ISALevel, BlazeError> = resolve(environment: ProcessInfo.processInfo.environment["BLAZE_ISA"])
@@ -69,6 +78,9 @@ public enum ISALevel: String, Sendable, CaseIterable, Comparable, CustomStringCo
 
 /// What the CPU says about itself.
 public enum CPUInfo {
+    /// AVX-512 F, from CPUID and the OS's register saving (not /proc/cpuinfo).
+    public static var hasAVX512F: Bool { ISALevel.featureBits & 8 != 0 }
+
     /// CPUID's brand string, e.g. "AMD EPYC 7B13 64-Core Processor" ("unknown" if unavailable).
     public static let brand: String = {
         #if arch(x86_64)

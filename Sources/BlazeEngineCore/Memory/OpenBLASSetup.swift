@@ -32,7 +32,7 @@ public enum OpenBLAS {
     /// True when OpenBLAS runs one of its AVX-512 kernel sets.
     public static var isUsingAVX512Kernels: Bool { avx512Cores.contains(coreName.lowercased()) }
 
-    /// True when the CPU has AVX-512F (from /proc/cpuinfo).
+    /// True when the CPU has AVX-512F (CPUID, as for the kernel levels).
     public static var cpuSupportsAVX512: Bool { cpuHasAVX512F() }
 
     /// The core selected on AVX-512 CPUs that OpenBLAS misdetects.
@@ -69,12 +69,6 @@ public enum OpenBLAS {
         return (detected, reselected)
     }()
 
-    /// `avx512f` among the `flags` of /proc/cpuinfo (Linux; false elsewhere or if unreadable).
-    package static func cpuHasAVX512F() -> Bool {
-        guard let info = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8) else { return false }
-        for line in info.split(separator: "\n") where line.hasPrefix("flags") {
-            return line.split(whereSeparator: { $0 == " " || $0 == "\t" }).contains("avx512f")
-        }
-        return false
-    }
+    /// AVX-512F per CPUID (`CPUInfo.hasAVX512F`, the same detection the kernel levels use).
+    package static func cpuHasAVX512F() -> Bool { CPUInfo.hasAVX512F }
 }
