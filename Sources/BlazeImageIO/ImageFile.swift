@@ -77,25 +77,20 @@ public enum ImageFile {
 
     /// Reads and decodes a file; errors carry the path as context.
     public static func read(contentsOf url: URL, options: ImageDecodingOptions = ImageDecodingOptions()) throws -> VisionImage {
-        let data: Data
-        do {
-            data = try Data(contentsOf: url, options: .mappedIfSafe)
-        } catch {
-            throw BlazeError(.io, "cannot read file: \(error.localizedDescription)", context: url.path)
-        }
+        try read(path: url.path, options: options)
+    }
+
+    /// Reads and decodes the file at `path` (also a pipe or FIFO); errors carry `path`, as given,
+    /// as their context.
+    public static func read(path: String, options: ImageDecodingOptions = ImageDecodingOptions()) throws -> VisionImage {
+        let data = try FileBytes.read(path: path)
         do {
             return try decode(data, options: options)
         } catch let error as BlazeError {
-            throw error.within(url.path)
+            throw error.within(path)
         }
     }
 
-    /// Reads and decodes the file at `path`.
-    public static func read(path: String, options: ImageDecodingOptions = ImageDecodingOptions()) throws -> VisionImage {
-        try read(contentsOf: URL(fileURLWithPath: path), options: options)
-    }
-
-    /// Encodes `image` turned upright as PNG (RGB, RGBA or gray, 8 bits).
     public static func pngData(_ image: VisionImage) throws -> Data {
         try PNGCodec.encode(image)
     }
@@ -114,11 +109,8 @@ public enum ImageFile {
         case .jpeg: data = try jpegData(image, quality: jpegQuality)
         default: throw BlazeError(.invalidInput, "cannot tell the image format from the extension '.\(url.pathExtension)' (use .png, .jpg or .jpeg)", context: url.path)
         }
-        do {
-            try data.write(to: url, options: .atomic)
-        } catch {
-            throw BlazeError(.io, "cannot write file: \(error.localizedDescription)", context: url.path)
-        }
+        // Atomic, and only over a regular file (OutputFiles).
+        try OutputFiles.write([UInt8](data), to: url, origin: "the image")
     }
 }
 

@@ -3,7 +3,7 @@ import BlazeEngine
 import Foundation
 
 /// `run M.bkm --input FILE.npy [--input NAME=FILE.npy …] [--output-dir DIR]`.
-/// Writes `DIR/<sanitized output name>.npy` per output; on any error nothing is left behind.
+/// Writes `DIR/<sanitized output name>.npy` per output; on any error every existing file is left as it was.
 struct RunCommand {
     let modelPath: String
     let inputSpecs: [String]
@@ -61,23 +61,14 @@ struct RunCommand {
         } catch {
             throw BlazeError(.io, "cannot create \(outputDir.path): \(error.localizedDescription)")
         }
-        // Encode everything first, then write temp files, then rename: no partial outputs on failure.
-        var staged: [(temp: URL, final: URL)] = []
-        do {
-            for ((name, shape), values) in zip(model.outputs, results) {
-                let final = outputDir.appendingPathComponent(sanitize(name) + ".npy")
-                let temp = outputDir.appendingPathComponent(".\(sanitize(name)).npy.tmp-\(getpid())")
-                staged.append((temp, final))
-                try Data(NPYArray(shape: shape, values: values).encoded()).write(to: temp)
-            }
-            for s in staged {
-                _ = try? FileManager.default.removeItem(at: s.final)
-                try FileManager.default.moveItem(at: s.temp, to: s.final)
-            }
-        } catch {
-            for s in staged { try? FileManager.default.removeItem(at: s.temp) }
-            throw BlazeError(.io, "cannot write outputs to \(outputDir.path): \(error.localizedDescription)")
+        // One transaction (OutputFiles): all outputs or none; existing files stay as they were on
+        // any error; two outputs that sanitize to one file name are an error, not an overwrite.
+        let items = zip(model.outputs, results).map { output, values in
+            OutputFiles.Item(url: outputDir.appendingPathComponent(sanitize(output.name) + ".npy"),
+                             bytes: NPYArray(shape: output.shape, values: values).encoded(),
+                             origin: "output '\(output.name)'")
         }
+        try OutputFiles.write(items)
     }
 }
 

@@ -49,12 +49,11 @@ public enum ModelFileWriter {
         return out.bytes
     }
 
-    /// Encodes `graph` and replaces `url` atomically: the bytes go to a temporary file in the same
-    /// folder, which is renamed over `url` only once complete, so no half-written file is ever
-    /// visible and an error leaves any existing file untouched.
+    /// Encodes `graph` and replaces `url` atomically (`OutputFiles`): no half-written file is ever
+    /// visible, an error leaves any existing file untouched, and only a regular file is replaced.
     public static func write(_ graph: Graph, to url: URL) throws {
         let bytes = try encode(graph)
-        try AtomicFile.write(bytes, to: url)
+        try OutputFiles.write(bytes, to: url, origin: "the model")
     }
 
     /// Offsets of the constants' blobs inside the weights section, each a multiple of 64.

@@ -85,14 +85,12 @@ struct BlazeModelCLITests {
         defer { try? FileManager.default.removeItem(at: work) }
         let bkm = RepoPaths.bundledModels.appendingPathComponent("face_detection_short_range.bkm").path
         var f8 = NPYArray(shape: [1], values: [0]).encoded()
-        if let r = String(decoding: f8, as: UTF8.self).range(of: "<f4") {
-            let offset = String(decoding: f8, as: UTF8.self).utf8.distance(from: String(decoding: f8, as: UTF8.self).startIndex, to: r.lowerBound)
-            f8[offset + 2] = UInt8(ascii: "8")
-        }
+        let descr = try #require(f8.firstRange(of: Array("<f4".utf8)))
+        f8[descr.lowerBound + 2] = UInt8(ascii: "8")
         let f8URL = work.appendingPathComponent("f8.npy")
         try Data(f8).write(to: f8URL)
         let r1 = try blaze(["run", bkm, "--input", f8URL.path])
-        #expect(r1.status == 1 && r1.stderr.contains("expected dtype '<f4'"))
+        #expect(r1.status == 1 && r1.stderr.contains("expected dtype '<f4'"), "\(r1.stderr)")
 
         let corrupt = work.appendingPathComponent("corrupt.bkm")
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: bkm)))
