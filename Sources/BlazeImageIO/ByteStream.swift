@@ -41,7 +41,8 @@ final class ByteStream {
     }
 
     /// The bytes up to (not including) the next `\n`; nil at end of input before any byte.
-    /// A line longer than `maxLength` or cut by the end of input is an error.
+    /// A line longer than `maxLength` throws `LineTooLong` (callers say what they expected); one
+    /// cut by the end of input is an error.
     func readLine(maxLength: Int) throws -> [UInt8]? {
         var line: [UInt8] = []
         while true {
@@ -56,7 +57,7 @@ final class ByteStream {
                 start += 1
                 if b == 0x0A { return line }
                 line.append(b)
-                guard line.count <= maxLength else { throw BlazeError(.invalidInput, "header line longer than \(maxLength) bytes") }
+                guard line.count <= maxLength else { throw LineTooLong(maxLength: maxLength) }
             }
         }
     }
@@ -77,4 +78,9 @@ final class ByteStream {
         }
         return done
     }
+}
+
+/// `ByteStream.readLine` found no line break within `maxLength` bytes.
+struct LineTooLong: Error {
+    let maxLength: Int
 }

@@ -15,8 +15,16 @@ enum JPEGCodec {
         guard let handle = tjInitDecompress() else { throw BlazeError(.io, "TurboJPEG: cannot create a decompressor") }
         defer { tjDestroy(handle) }
         var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
-        guard tjDecompressHeader3(handle, source, UInt(bytes.count), &width, &height, &subsampling, &colorspace) == 0 else {
-            throw BlazeError(.invalidInput, "corrupt JPEG header: \(message(handle))")
+        if tjDecompressHeader3(handle, source, UInt(bytes.count), &width, &height, &subsampling, &colorspace) != 0 {
+            // A benign warning (an unknown JFIF revision, stray bytes before a marker) still leaves
+            // a complete header, as OpenCV's reader accepts it.
+            let text = message(handle)
+            guard isBenignWarning(text), width > 0, height > 0 else {
+                throw BlazeError(.invalidInput, "corrupt JPEG header: \(text)")
+            }
+        }
+        guard width > 0, height > 0 else {
+            throw BlazeError(.invalidInput, "truncated or corrupt JPEG: no frame header (SOF marker with the image size) in its \(bytes.count) bytes")
         }
         let w = Int(width), h = Int(height)
         try options.checkSize(width: w, height: h, format: "JPEG")

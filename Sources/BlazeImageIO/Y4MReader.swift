@@ -54,7 +54,13 @@ public final class Y4MReader: FrameSource {
     /// reader only when `closesOnDeinit` is true.
     public init(fileDescriptor: Int32, closesOnDeinit: Bool = false, options: ImageDecodingOptions = ImageDecodingOptions()) throws {
         stream = ByteStream(fileDescriptor: fileDescriptor, closesOnDeinit: closesOnDeinit)
-        guard let line = try stream.readLine(maxLength: 4096) else { throw BlazeError(.invalidInput, "empty YUV4MPEG2 input") }
+        let line: [UInt8]
+        do {
+            guard let first = try stream.readLine(maxLength: 4096) else { throw BlazeError(.invalidInput, "empty YUV4MPEG2 input") }
+            line = Y4MReader.droppingCarriageReturn(first)
+        } catch is LineTooLong {
+            throw BlazeError(.invalidInput, "not a YUV4MPEG2 stream: no line break in its first 4096 bytes (a Y4M file starts with a 'YUV4MPEG2 W… H…' line)")
+        }
         header = try Y4MReader.parseHeader(line, options: options)
         format = header.chroma == "mono" ? .gray8 : .i420(header.colorRange)
     }
@@ -80,9 +86,20 @@ public final class Y4MReader: FrameSource {
         }
     }
 
+    /// Header lines written with Windows line endings (CR LF) are read as if they had LF only.
+    static func droppingCarriageReturn(_ line: [UInt8]) -> [UInt8] {
+        line.last == 0x0D ? Array(line.dropLast()) : line
+    }
+
     /// The next frame, or nil at the end of the stream. A frame cut short is an error.
     public func nextFrame() throws -> VideoFrame? {
-        guard let line = try stream.readLine(maxLength: 4096) else { return nil }
+        let line: [UInt8]
+        do {
+            guard let next = try stream.readLine(maxLength: 4096) else { return nil }
+            line = Y4MReader.droppingCarriageReturn(next)
+        } catch is LineTooLong {
+            throw BlazeError(.invalidInput, "frame \(frameIndex): expected a FRAME line, found 4096 bytes without a line break (the previous frame held more bytes than \(header.width)×\(header.height) \(header.chroma) needs, or the FRAME marker is missing)")
+        }
         guard line.count >= 5, Array(line.prefix(5)) == Array("FRAME".utf8), line.count == 5 || line[5] == 0x20 else {
             throw BlazeError(.invalidInput, "frame \(frameIndex): expected a FRAME header, found '\(String(decoding: line.prefix(20), as: UTF8.self))'")
         }

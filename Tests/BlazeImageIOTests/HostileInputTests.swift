@@ -107,3 +107,29 @@ import Testing
         return c ^ 0xFFFF_FFFF
     }
 }
+
+/// libjpeg's harmless header warnings leave the image whole (OpenCV's reader accepts such files):
+/// they must decode to exactly the pixels of the unmodified file.
+@Suite struct JPEGWarningTests {
+    /// The fixture with its JFIF version bytes set to 3.01 ("Warning: unknown JFIF revision
+    /// number 3.01") or with 3 stray bytes before its SOF marker ("Corrupt JPEG data: 3
+    /// extraneous bytes before marker 0xc0").
+    static func variants(of bytes: [UInt8]) throws -> [(String, [UInt8])] {
+        let jfif = try #require(bytes.firstRange(of: Array("JFIF\0".utf8)))
+        var revision = bytes
+        revision[jfif.upperBound] = 3
+        revision[jfif.upperBound + 1] = 1
+        let sof = try #require(bytes.firstRange(of: [0xFF, 0xC0]))
+        let stray = Array(bytes[..<sof.lowerBound]) + [0x00, 0x11, 0x22] + Array(bytes[sof.lowerBound...])
+        return [("JFIF 3.01", revision), ("extraneous bytes", stray)]
+    }
+
+    @Test func benignHeaderWarningsDecodeTheSamePixels() throws {
+        let original = [UInt8](try fixtureData("jpeg/s420.jpg"))
+        let reference = try storedRGB(try ImageFile.decode(Data(original)))
+        for (what, bytes) in try Self.variants(of: original) {
+            let image = try ImageFile.decode(Data(bytes))
+            #expect(try storedRGB(image) == reference, "\(what)")
+        }
+    }
+}

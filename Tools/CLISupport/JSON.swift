@@ -61,7 +61,7 @@ public indirect enum JSON: Sendable {
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
-            case let c where c.value < 0x20:
+            case let c where c.value < 0x20 || (0x7F...0x9F).contains(c.value):
                 out += "\\u" + String(repeating: "0", count: 4 - String(c.value, radix: 16).count) + String(c.value, radix: 16)
             default: out.unicodeScalars.append(scalar)
             }

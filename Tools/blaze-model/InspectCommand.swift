@@ -31,16 +31,17 @@ struct InspectCommand {
                 "metadata": model.graph.metadata,
             ]
             let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
-            print(String(decoding: data, as: UTF8.self))
+            try printLine(String(decoding: data, as: UTF8.self))
             return
         }
-        print("model       \(path)")
-        for (name, shape) in model.inputs { print("input       \(name) \(shape)") }
-        for (name, shape) in model.outputs { print("output      \(name) \(shape)") }
-        print("ops         \(model.graph.nodes.count): " + model.opHistogram.map { "\($0.name)×\($0.count)" }.joined(separator: " "))
-        print("parameters  \(model.parameterCount)")
-        print(String(format: "flops       %d (%.1f M)", model.flops, Double(model.flops) / 1e6))
-        print("arena       \(model.arenaBytes) bytes")
-        print(String(format: "load        %.2f ms", loadMs))
+        var lines = ["model       \(path)"]
+        for (name, shape) in model.inputs { lines.append("input       \(name) \(shape)") }
+        for (name, shape) in model.outputs { lines.append("output      \(name) \(shape)") }
+        lines.append("ops         \(model.graph.nodes.count): " + model.opHistogram.map { "\($0.name)×\($0.count)" }.joined(separator: " "))
+        lines.append("parameters  \(model.parameterCount)")
+        lines.append(String(format: "flops       %d (%.1f M)", model.flops, Double(model.flops) / 1e6))
+        lines.append("arena       \(model.arenaBytes) bytes")
+        lines.append(String(format: "load        %.2f ms", loadMs))
+        try printLine(lines.joined(separator: "\n"))
     }
 }

@@ -18,9 +18,15 @@ let usage = """
 
 
 func main() -> Int32 {
+    StandardStreams.install()
+    let status = runCommand()
+    return StandardStreams.errorOutputFailed ? 1 : status
+}
+
+func runCommand() -> Int32 {
     var args = Array(CommandLine.arguments.dropFirst())
     guard let command = args.first else {
-        FileHandle.standardError.write(Data((usage + "\n").utf8))
+        printError(usage)
         return 1
     }
     args.removeFirst()
@@ -30,14 +36,13 @@ func main() -> Int32 {
         case "inspect": try InspectCommand(arguments: args).run()
         case "run": try RunCommand(arguments: args).run()
         case "-h", "--help", "help":
-            print(usage)
+            try printLine(usage)
         default:
             throw UsageError("unknown command '\(command)'\n\(usage)")
         }
         return 0
     } catch {
-        let text = "\(error)".replacingOccurrences(of: "\n", with: " ")
-        FileHandle.standardError.write(Data("blaze-model \(command): \(text)\n".utf8))
+        printError("blaze-model \(command): \(error)")
         return 1
     }
 }

@@ -42,20 +42,21 @@ struct FacesCommand {
         let detector = try FaceDetector.faceDetector(options: options)
         return try forEachInput(inputs, annotatePath: annotatePath, command: "faces") { input, image, frame, annotation in
             let faces = try detector.results(in: image)
-            emit(input: input, image: image, frame: frame, faces: faces)
+            // Annotate first: an input is reported once, as a result line or as an error.
             if let annotation { try annotate(image: image, faces: faces, to: annotation) }
+            try emit(input: input, image: image, frame: frame, faces: faces)
         }
     }
 
-    private func emit(input: String, image: VisionImage, frame: VideoFrame?, faces: [Face]) {
+    private func emit(input: String, image: VisionImage, frame: VideoFrame?, faces: [Face]) throws {
         guard json else {
             let where_ = frame.map { "\(input) frame \($0.index)" } ?? input
-            printLine("\(where_): \(faces.count) face(s)" + faces.map { String(format: " [score %.3f at %.0f,%.0f %.0f×%.0f]", $0.score, $0.frame.x, $0.frame.y, $0.frame.width, $0.frame.height) }.joined())
+            try printLine("\(where_): \(faces.count) face(s)" + faces.map { String(format: " [score %.3f at %.0f,%.0f %.0f×%.0f]", $0.score, $0.frame.x, $0.frame.y, $0.frame.width, $0.frame.height) }.joined())
             return
         }
         var fields = imageFields(input: input, image: image, frame: frame)
         fields.append(("faces", .array(faces.sorted { $0.score > $1.score }.map(faceJSON))))
-        printLine(JSON.object(fields).encoded)
+        try printLine(JSON.object(fields).encoded)
     }
 
     private func faceJSON(_ face: Face) -> JSON {

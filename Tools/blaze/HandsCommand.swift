@@ -21,7 +21,9 @@ struct HandsCommand {
                               flags: ["--mirrored", "--smooth", "--json"])
         var o = HandLandmarkerOptions()
         if let n = a.value("--num-hands") {
-            guard let v = Int(n), v >= 1 else { throw UsageError("--num-hands expects a positive integer, got '\(n)'") }
+            guard let v = Int(n), (1...HandLandmarkerOptions.maximumNumHands).contains(v) else {
+                throw UsageError("--num-hands expects an integer in 1…\(HandLandmarkerOptions.maximumNumHands), got '\(n)'")
+            }
             o.numHands = v
         }
         switch a.value("--model") ?? "full" {
@@ -46,16 +48,17 @@ struct HandsCommand {
         return try forEachInput(inputs, annotatePath: annotatePath, command: "hands") { input, image, frame, annotation in
             let result = try frame.map { try landmarker.detect(videoFrame: image, timestampInMilliseconds: $0.timestampMilliseconds) }
                 ?? landmarker.detect(image: image)
-            emit(input: input, image: image, frame: frame, result: result)
+            // Annotate first: an input is reported once, as a result line or as an error.
             if let annotation { try annotate(image: image, result: result, to: annotation) }
+            try emit(input: input, image: image, frame: frame, result: result)
         }
     }
 
-    private func emit(input: String, image: VisionImage, frame: VideoFrame?, result: HandLandmarkerResult) {
+    private func emit(input: String, image: VisionImage, frame: VideoFrame?, result: HandLandmarkerResult) throws {
         guard json else {
             let where_ = frame.map { "\(input) frame \($0.index)" } ?? input
             let names = result.handedness.map { $0.first.map { "\($0.categoryName ?? "?") \(String(format: "%.2f", $0.score))" } ?? "?" }
-            printLine("\(where_): \(result.landmarks.count) hand(s)" + (names.isEmpty ? "" : " [" + names.joined(separator: ", ") + "]"))
+            try printLine("\(where_): \(result.landmarks.count) hand(s)" + (names.isEmpty ? "" : " [" + names.joined(separator: ", ") + "]"))
             return
         }
         var hands: [JSON] = []
@@ -72,7 +75,7 @@ struct HandsCommand {
         }
         var fields = imageFields(input: input, image: image, frame: frame)
         fields.append(("hands", .array(hands)))
-        printLine(JSON.object(fields).encoded)
+        try printLine(JSON.object(fields).encoded)
     }
 
     private func annotate(image: VisionImage, result: HandLandmarkerResult, to url: URL) throws {

@@ -9,6 +9,12 @@ let usage = "usage: blaze faces … | blaze hands … | blaze --version   (blaze
     + FacesCommand.usage + "\n" + HandsCommand.usage
 
 func main() -> Int32 {
+    StandardStreams.install()
+    let status = runCommand()
+    return StandardStreams.errorOutputFailed ? 1 : status
+}
+
+func runCommand() -> Int32 {
     let args = Array(CommandLine.arguments.dropFirst())
     guard let command = args.first else {
         printError(usage)
@@ -18,18 +24,18 @@ func main() -> Int32 {
     do {
         switch command {
         case "faces":
-            if rest.contains("--help") || rest.contains("-h") { print(FacesCommand.usage); return 0 }
+            if rest.contains("--help") || rest.contains("-h") { try printLine(FacesCommand.usage); return 0 }
             return try FacesCommand(arguments: rest).run()
         case "hands":
-            if rest.contains("--help") || rest.contains("-h") { print(HandsCommand.usage); return 0 }
+            if rest.contains("--help") || rest.contains("-h") { try printLine(HandsCommand.usage); return 0 }
             return try HandsCommand(arguments: rest).run()
         case "-h", "--help", "help":
-            print(usage)
+            try printLine(usage)
             return 0
         case "--version":
             // The kernel level is the one every detector of this process runs (BLAZE_ISA forces one).
             let level = try KernelLevels.active()
-            print("blaze (BlazeKit) kernel level \(level); this CPU (\(CPUInfo.brand)) supports: "
+            try printLine("blaze (BlazeKit) kernel level \(level); this CPU (\(CPUInfo.brand)) supports: "
                   + KernelLevels.runnable.map(\.rawValue).joined(separator: ", "))
             return 0
         default:

@@ -1,7 +1,7 @@
 /// Everything a `HandLandmarker` throws (or hands to the live-stream delegate). Mirrors the error
 /// conditions of MediaPipe Tasks' HandLandmarker, each as its own case.
 public enum HandLandmarkerError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// `numHands` below 1.
+    /// `numHands` outside `1...HandLandmarkerOptions.maximumNumHands`.
     case invalidNumHands(Int)
     /// A confidence option outside [0, 1] (or NaN); `name` is the option's name.
     case invalidConfidence(name: String, value: Float)
@@ -31,7 +31,7 @@ public enum HandLandmarkerError: Error, Sendable, Equatable, CustomStringConvert
     public var description: String {
         switch self {
         case .invalidNumHands(let n):
-            "numHands must be at least 1, got \(n)"
+            "numHands must be in 1…\(HandLandmarkerOptions.maximumNumHands), got \(n)"
         case .invalidConfidence(let name, let value):
             "\(name) must be in [0, 1], got \(value)"
         case .invalidOption(let message):

@@ -43,8 +43,12 @@ public struct HandLandmarkerOptions: Sendable {
     public var modelVariant: HandModelVariant = .full
     /// Default `.image`.
     public var runningMode: RunningMode = .image
-    /// Maximum number of hands reported, ≥ 1 (default 1, as MediaPipe Tasks).
+    /// Maximum number of hands reported, in `1...maximumNumHands` (default 1, as MediaPipe Tasks).
     public var numHands = 1
+    /// Largest accepted `numHands`. Each hand costs one landmark inference per frame, so an
+    /// unbounded value with low confidences would let hands (and the time per frame) grow
+    /// with every video frame.
+    public static let maximumNumHands = 64
     /// Palm detector score threshold in [0, 1]: a palm is kept iff `score >= threshold`.
     public var minHandDetectionConfidence: Float = 0.5
     /// Hand presence threshold in [0, 1] of the landmark net: a hand is kept iff
@@ -85,7 +89,7 @@ public struct HandLandmarkerOptions: Sendable {
 extension HandLandmarkerOptions {
     /// Checks the numeric options and the delegate/mode pairing (MediaPipe's rules).
     func validate(allowsMissingDelegate: Bool) throws {
-        guard numHands >= 1 else { throw HandLandmarkerError.invalidNumHands(numHands) }
+        guard (1...Self.maximumNumHands).contains(numHands) else { throw HandLandmarkerError.invalidNumHands(numHands) }
         for (name, value) in [("minHandDetectionConfidence", minHandDetectionConfidence),
                               ("minHandPresenceConfidence", minHandPresenceConfidence),
                               ("minTrackingConfidence", minTrackingConfidence)] {

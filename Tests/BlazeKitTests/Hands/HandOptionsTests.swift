@@ -28,6 +28,8 @@ struct HandOptionsTests {
 
     @Test func invalidNumbersAreRejected() throws {
         #expect(throws: HandLandmarkerError.invalidNumHands(0)) { try Self.make { $0.numHands = 0 } }
+        #expect(throws: HandLandmarkerError.invalidNumHands(65)) { try Self.make { $0.numHands = 65 } }
+        #expect(throws: HandLandmarkerError.invalidNumHands(Int.max)) { try Self.make { $0.numHands = .max } }
         for value: Float in [-0.1, 1.5] {
             #expect(throws: HandLandmarkerError.invalidConfidence(name: "minHandDetectionConfidence", value: value)) {
                 try Self.make { $0.minHandDetectionConfidence = value }
