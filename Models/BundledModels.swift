@@ -47,14 +47,29 @@ public enum BundledModels {
             dirs.append(URL(fileURLWithPath: env, isDirectory: true))
         }
         let bundleName = "BlazeKit_BlazeModels.resources"
-        var roots = [Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent()]
-        if let exe = Bundle.main.executableURL?.resolvingSymlinksInPath().deletingLastPathComponent() { roots.append(exe) }
-        for b in Bundle.allBundles { roots.append(b.bundleURL.deletingLastPathComponent()) }
-        for root in roots {
+        for root in executableDirectories() {
             dirs.append(root.appendingPathComponent(bundleName).appendingPathComponent("bkm"))
         }
         // Source checkout (development builds): Models/bkm next to this file.
         dirs.append(URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("bkm"))
         return dirs
+    }
+
+    /// The folder of the running executable (SwiftPM puts the resource bundle beside it, also
+    /// for test runners), and its parent. On Linux read from `/proc/self/exe`, without
+    /// Foundation's `Bundle`, whose `allBundles` leaks at exit (LeakSanitizer fails every child
+    /// process run under it).
+    static func executableDirectories() -> [URL] {
+        #if os(Linux)
+        var buffer = [CChar](repeating: 0, count: 4097)
+        let n = readlink("/proc/self/exe", &buffer, 4096)
+        guard n > 0 else { return [] }
+        let exe = URL(fileURLWithPath: String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        let folder = exe.deletingLastPathComponent()
+        return [folder, folder.deletingLastPathComponent()]
+        #else
+        let folder = Bundle.main.bundleURL
+        return [folder, folder.deletingLastPathComponent()]
+        #endif
     }
 }

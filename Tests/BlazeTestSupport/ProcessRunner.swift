@@ -11,7 +11,14 @@ public struct ProcessResult: Sendable {
 
 public enum ProcessRunner {
     /// The build products directory (`.build/<config>`), found from the test bundle's location.
+    /// On Linux the test runner is itself the `.xctest` executable, read from `/proc/self/exe`
+    /// (Foundation's `Bundle.allBundles` leaks, which LeakSanitizer reports).
     public static var productsDirectory: URL {
+        #if os(Linux)
+        if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+            return URL(fileURLWithPath: exe).deletingLastPathComponent()
+        }
+        #endif
         for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
             return bundle.bundleURL.deletingLastPathComponent()
         }
@@ -58,4 +65,14 @@ public enum ProcessRunner {
 private final class DataBox: @unchecked Sendable {
     // Written by one background task, read after `group.wait()`.
     var data = Data()
+}
+
+extension ProcessRunner {
+    /// Runs `executable` through `/bin/sh` with `redirections` applied to it (e.g. `>/dev/full`,
+    /// `>&-`, `2>/dev/full`): `exec` replaces the shell, so a crash of the tool is seen as one.
+    public static func run(_ executable: URL, _ arguments: [String], redirections: String,
+                           currentDirectory: URL? = nil) throws -> ProcessResult {
+        try run(URL(fileURLWithPath: "/bin/sh"), ["-c", "exec \"$0\" \"$@\" \(redirections)", executable.path] + arguments,
+                currentDirectory: currentDirectory)
+    }
 }

@@ -118,7 +118,10 @@ extension ModelFile {
 
     /// `count` values from a blob whose bounds were already checked; fp16 is widened here, once.
     static func loadFloats(_ bytes: UnsafeRawBufferPointer, at offset: Int, count: Int, storage: Constant.Storage) -> [Float] {
-        [Float](unsafeUninitializedCapacity: count) { buffer, initialized in
+        // An empty result is the shared empty-array singleton: nothing may be written through it
+        // (a zero-byte copy into it from two threads is a data race to ThreadSanitizer).
+        guard count > 0 else { return [] }
+        return [Float](unsafeUninitializedCapacity: count) { buffer, initialized in
             switch storage {
             case .float32:
                 #if _endian(little)

@@ -13,6 +13,8 @@ public struct NPYArray: Sendable, Equatable {
     }
 
     private static let magic: [UInt8] = [0x93] + Array("NUMPY".utf8)
+    /// Longest accepted header, as numpy's `max_header_size` default.
+    public static let maximumHeaderLength = 10_000
 
     /// Parses `.npy` bytes. Throws `BlazeError(.invalidInput)` saying what was expected and what was found.
     public init(bytes: [UInt8]) throws {
@@ -33,26 +35,23 @@ public struct NPYArray: Sendable, Equatable {
         default:
             throw fail("expected .npy format version 1.0–3.0, got \(major).\(bytes[7])")
         }
+        guard headerLength <= Self.maximumHeaderLength else {
+            throw fail("expected a header of at most \(Self.maximumHeaderLength) bytes (numpy's own limit), got one of \(headerLength) bytes")
+        }
         guard headerLength <= bytes.count - headerStart else { throw fail("expected a header of \(headerLength) bytes, got a truncated file") }
         let headerBytes = bytes[headerStart..<(headerStart + headerLength)]
         guard let header = String(bytes: headerBytes, encoding: major == 3 ? .utf8 : .isoLatin1) else {
             throw fail("expected a readable .npy header")
         }
-        let descr = Self.value(of: "descr", in: header)
-        guard let d = descr, d == "'<f4'" || d == "\"<f4\"" else {
-            throw fail("expected dtype '<f4' (little-endian float32), got \(descr ?? "none")")
+        let fields = try NPYHeader.parse(header)
+        guard case .string(let d)? = fields["descr"], d == "<f4" else {
+            throw fail("expected dtype '<f4' (little-endian float32), got \(fields["descr"].map { "\($0)" } ?? "none")")
         }
-        let order = Self.value(of: "fortran_order", in: header)
-        guard order == "False" else { throw fail("expected C order (fortran_order False), got \(order ?? "none")") }
-        guard let shapeText = Self.value(of: "shape", in: header), shapeText.hasPrefix("("), shapeText.hasSuffix(")") else {
-            throw fail("expected a shape tuple in the .npy header")
+        guard case .bool(let fortran)? = fields["fortran_order"], !fortran else {
+            throw fail("expected C order (fortran_order False), got \(fields["fortran_order"].map { "\($0)" } ?? "none")")
         }
-        var shape: [Int] = []
-        for part in shapeText.dropFirst().dropLast().split(separator: ",") {
-            let t = part.trimmingCharacters(in: .whitespaces)
-            if t.isEmpty { continue }
-            guard let v = Int(t), v >= 0 else { throw fail("expected non-negative integer dims, got '\(t)'") }
-            shape.append(v)
+        guard case .tuple(let shape)? = fields["shape"] else {
+            throw fail("expected a shape tuple in the .npy header, got \(fields["shape"].map { "\($0)" } ?? "none")")
         }
         guard let count = ShapeMath.elementCount(shape), count <= (bytes.count - headerStart - headerLength) / 4,
               count * 4 == bytes.count - headerStart - headerLength else {
@@ -92,18 +91,111 @@ public struct NPYArray: Sendable, Equatable {
         }
         return out
     }
+}
 
-    /// Extracts the text of `'key': value` from a .npy header dict.
-    private static func value(of key: String, in header: String) -> String? {
-        guard let r = header.range(of: "'\(key)'") ?? header.range(of: "\"\(key)\"") else { return nil }
-        var rest = header[r.upperBound...].drop { $0 == " " }
-        guard rest.first == ":" else { return nil }
-        rest = rest.dropFirst().drop { $0 == " " }
-        if rest.first == "(" {
-            guard let close = rest.firstIndex(of: ")") else { return nil }
-            return String(rest[...close])
+/// The header of a `.npy` file: a Python dict literal with exactly the keys `descr` (a string),
+/// `fortran_order` (`True`/`False`) and `shape` (a tuple of non-negative integers), as numpy
+/// writes and requires it; padded with spaces and a newline. Anything else (another key, a key
+/// twice, a value of another type, trailing text) is rejected, as numpy rejects it.
+enum NPYHeader {
+    enum Value: CustomStringConvertible {
+        case string(String), bool(Bool), tuple([Int])
+        var description: String {
+            switch self {
+            case .string(let s): "'\(s)'"
+            case .bool(let b): b ? "True" : "False"
+            case .tuple(let t): "(" + t.map(String.init).joined(separator: ", ") + (t.count == 1 ? ",)" : ")")
+            }
         }
-        let end = rest.firstIndex { $0 == "," || $0 == "}" } ?? rest.endIndex
-        return rest[..<end].trimmingCharacters(in: .whitespaces)
+    }
+
+    static func parse(_ text: String) throws -> [String: Value] {
+        var p = Parser(chars: Array(text.unicodeScalars))
+        var fields: [String: Value] = [:]
+        p.skipSpaces()
+        try p.expect("{")
+        p.skipSpaces()
+        while !p.consume("}") {
+            guard case .string(let key) = try p.value() else { throw p.fail("expected a string key") }
+            guard ["descr", "fortran_order", "shape"].contains(key) else { throw p.fail("unexpected key '\(key)' (numpy allows descr, fortran_order, shape)") }
+            guard fields[key] == nil else { throw p.fail("key '\(key)' appears twice") }
+            p.skipSpaces()
+            try p.expect(":")
+            p.skipSpaces()
+            fields[key] = try p.value()
+            p.skipSpaces()
+            if p.consume(",") { p.skipSpaces() } else {
+                try p.expect("}")
+                break
+            }
+        }
+        while let c = p.peek(), c == " " || c == "\n" || c == "\t" || c == "\r" || c == "\0" { p.index += 1 }
+        guard p.peek() == nil else { throw p.fail("unexpected text after the header dict") }
+        for key in ["descr", "fortran_order", "shape"] where fields[key] == nil {
+            throw BlazeError(.invalidInput, "expected the .npy header to have the key '\(key)', it has \(fields.keys.sorted())")
+        }
+        return fields
+    }
+
+    struct Parser {
+        let chars: [Unicode.Scalar]
+        var index = 0
+
+        func peek() -> Unicode.Scalar? { index < chars.count ? chars[index] : nil }
+        mutating func skipSpaces() { while peek() == " " { index += 1 } }
+        mutating func consume(_ c: Unicode.Scalar) -> Bool {
+            guard peek() == c else { return false }
+            index += 1
+            return true
+        }
+        mutating func expect(_ c: Unicode.Scalar) throws {
+            guard consume(c) else { throw fail("expected '\(c)'") }
+        }
+        func fail(_ what: String) -> BlazeError {
+            BlazeError(.invalidInput, "malformed .npy header at character \(index): \(what)")
+        }
+
+        mutating func value() throws -> Value {
+            switch peek() {
+            case "'", "\"":
+                let quote = chars[index]
+                index += 1
+                var s = String.UnicodeScalarView()
+                while let c = peek(), c != quote {
+                    guard c != "\\", c != "\n" else { throw fail("escapes and line breaks in strings are not supported") }
+                    s.append(c)
+                    index += 1
+                }
+                try expect(quote)
+                return .string(String(s))
+            case "T", "F":
+                for word in ["True", "False"] where chars[index...].starts(with: word.unicodeScalars) {
+                    index += word.unicodeScalars.count
+                    return .bool(word == "True")
+                }
+                throw fail("expected True or False")
+            case "(":
+                index += 1
+                var dims: [Int] = []
+                var commas = 0
+                skipSpaces()
+                while !consume(")") {
+                    var digits = ""
+                    while let c = peek(), ("0"..."9").contains(c) { digits.unicodeScalars.append(c); index += 1 }
+                    guard let v = Int(digits) else { throw fail("expected a non-negative integer dimension") }
+                    dims.append(v)
+                    skipSpaces()
+                    if consume(",") { commas += 1; skipSpaces() } else {
+                        try expect(")")
+                        break
+                    }
+                }
+                // `(3)` is the integer 3 in Python, not a tuple.
+                guard dims.count != 1 || commas == 1 else { throw fail("a one-dimensional shape needs a trailing comma, e.g. (3,)") }
+                return .tuple(dims)
+            default:
+                throw fail("expected a string, True/False or a tuple")
+            }
+        }
     }
 }
