@@ -3,7 +3,7 @@
 SHELL := /bin/bash
 DEBS := libopenblas-dev libturbojpeg0-dev libpng-dev pkg-config
 
-.PHONY: deps demo test bench models
+.PHONY: deps demo test bench models sanitize fuzz fuzz-list
 
 deps:
 	@missing=""; for p in $(DEBS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -24,6 +24,25 @@ demo: deps
 
 test: deps
 	@swift test -c release
+
+# The whole suite under ThreadSanitizer, then AddressSanitizer (+ LeakSanitizer), each in its
+# own build folder; the tools the tests start are built with the same sanitizer. Any report fails.
+sanitize: deps
+	@TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" swift test -c release --sanitize=thread --scratch-path .build/tsan
+	@ASAN_OPTIONS="detect_leaks=1" swift test -c release --sanitize=address --scratch-path .build/asan
+
+# libFuzzer harnesses (Fuzz/): `make fuzz-list`; `make fuzz TARGET=fuzz-zip SECONDS=60`.
+FUZZ_TARGETS := fuzz-bkm fuzz-tflite fuzz-zip fuzz-image fuzz-y4m fuzz-npy
+fuzz-list:
+	@for t in $(FUZZ_TARGETS); do echo $$t; done
+
+fuzz: deps
+	@case " $(FUZZ_TARGETS) " in *" $(TARGET) "*) ;; *) echo "make fuzz TARGET=<one of: $(FUZZ_TARGETS)> [SECONDS=60]" >&2; exit 1;; esac
+	@cd Fuzz && swift build -c release -Xswiftc -sanitize=fuzzer,address --scratch-path ../.build/fuzz --product $(TARGET) 1>&2
+	@[ -e Fuzz/Corpus/fuzz-tflite/face_detection_short_range.tflite ] || Fuzz/seed_corpora.sh
+	@mkdir -p .build/fuzz-artifacts
+	@.build/fuzz/release/$(TARGET) -max_total_time=$(or $(SECONDS),60) -rss_limit_mb=4096 -timeout=20 \
+	  -artifact_prefix=.build/fuzz-artifacts/$(TARGET)- Fuzz/Corpus/$(TARGET)
 
 # The same release build an app gets; the kernel level is chosen at run time (BLAZE_ISA forces one).
 bench: deps

@@ -40,6 +40,7 @@ let package = Package(
         .library(name: "BlazeModels", targets: ["BlazeModels"]),
         .library(name: "BlazeKit", targets: ["BlazeKit"]),
         .library(name: "BlazeImageIO", targets: ["BlazeImageIO"]),
+        .library(name: "BlazeConvert", targets: ["BlazeConvert"]),
         .executable(name: "blaze-model", targets: ["blaze-model"]),
         .executable(name: "blaze", targets: ["blaze"]),
         .executable(name: "bench", targets: ["bench"]),

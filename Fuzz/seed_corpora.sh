@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Seeds Fuzz/Corpus/<target>/ from the repository's own test fixtures (small files only) and
+# from the generated seeds (Fuzz/Seeds: small .bkm graphs and .npy arrays). Run from anywhere;
+# rerunning gives the same files. libFuzzer adds what it finds to these folders while it runs.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+corpus="$root/Fuzz/Corpus"
+mkdir -p "$corpus"/{fuzz-bkm,fuzz-tflite,fuzz-zip,fuzz-image,fuzz-y4m,fuzz-npy}
+
+# Images: the decoder fixtures (every JPEG/PNG/PNM variant), at most 64 KB each.
+find "$root/Tests/BlazeImageIOTests/Fixtures"/{jpeg,png,pnm} -type f -size -64k -exec cp {} "$corpus/fuzz-image/" \;
+# Zips: the archive fixtures, at most 64 KB each.
+find "$root/Tests/BlazeConvertTests/Fixtures/zip" -name '*.zip' -size -64k -exec cp {} "$corpus/fuzz-zip/" \;
+# Y4M: two tiny streams (4:2:0 and mono), written here.
+printf 'YUV4MPEG2 W4 H2 F30:1 C420jpeg\nFRAME\n' > "$corpus/fuzz-y4m/c420.y4m"
+head -c 12 /dev/zero | tr '\0' '\200' >> "$corpus/fuzz-y4m/c420.y4m"
+printf 'YUV4MPEG2 W2 H2 F25:1 Cmono XCOLORRANGE=FULL\nFRAME\n\001\002\003\004FRAME\n\005\006\007\010' > "$corpus/fuzz-y4m/mono.y4m"
+# TFLite: the smallest bundled source model (the only TFLite files in the repository).
+cp "$root/Models/sources/face_detection_short_range.tflite" "$corpus/fuzz-tflite/"
+# .bkm and .npy: generated (Fuzz/Seeds).
+(cd "$root/Fuzz/Seeds" && swift run -c release --scratch-path "$root/.build/fuzz-seeds" fuzz-seeds "$corpus" >&2)
