@@ -5,5 +5,5 @@ import PackageDescription
 let package = Package(
     name: "BlazeKitFuzzSeeds",
     dependencies: [.package(name: "BlazeKit", path: "../..")],
-    targets: [.executableTarget(name: "fuzz-seeds", dependencies: [.product(name: "BlazeConvert", package: "BlazeKit")])]
+    targets: [.executableTarget(name: "fuzz-seeds", dependencies: [.product(name: "BlazeConvert", package: "BlazeKit"), .product(name: "BlazeEngine", package: "BlazeKit")])]
 )

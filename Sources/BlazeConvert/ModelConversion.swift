@@ -40,20 +40,19 @@ public enum ModelConversion {
         guard declared <= maximumBundleInflatedBytes else {
             throw BlazeError(.unsupported, "the \(models.count) .tflite entries declare \(declared) inflated bytes in all, more than the \(maximumBundleInflatedBytes)-byte limit", context: bundleName)
         }
-        var stems: [String: String] = [:]
-        for entry in models {
-            let stem = String((entry.name as NSString).lastPathComponent.dropLast(".tflite".count))
-            if let other = stems[stem] {
+        let stems = models.map { String(($0.name as NSString).lastPathComponent.dropLast(".tflite".count)) }
+        var firstEntry: [String: String] = [:]
+        for (entry, stem) in zip(models, stems) {
+            if let other = firstEntry[stem] {
                 throw BlazeError(.invalidInput, "entries '\(other)' and '\(entry.name)' would both be written to \(stem).bkm; nothing was written", context: bundleName)
             }
-            stems[stem] = entry.name
+            firstEntry[stem] = entry.name
         }
         // One graph at a time: only its encoded bytes are kept until the files are written.
         var items: [OutputFiles.Item] = []
-        for entry in models {
+        for (entry, stem) in zip(models, stems) {
             let data: [UInt8]
             do { data = try archive.extract(entry) } catch let e as BlazeError { throw e.within(bundleName) }
-            let stem = String((entry.name as NSString).lastPathComponent.dropLast(".tflite".count))
             let graph = try convertTFLite(bytes: data, modelName: "\(bundleName)/\(entry.name)")
             items.append(OutputFiles.Item(url: outputDirectory.appendingPathComponent(stem + ".bkm"),
                                           bytes: try ModelFileWriter.encode(graph), origin: "entry '\(entry.name)'"))

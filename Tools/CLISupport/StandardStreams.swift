@@ -1,3 +1,4 @@
+import BlazeEngine
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -29,24 +30,7 @@ public enum StandardStreams {
     private static let errorFailures = FlagBox()
 
     static func write(_ fd: Int32, _ text: String) -> Int32? {
-        var bytes = Array(text.utf8)
-        return bytes.withUnsafeMutableBytes { raw -> Int32? in
-            var done = 0
-            while done < raw.count {
-                #if canImport(Glibc)
-                let n = Glibc.write(fd, raw.baseAddress! + done, raw.count - done)
-                #else
-                let n = Darwin.write(fd, raw.baseAddress! + done, raw.count - done)
-                #endif
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                if n == 0 { return EIO }
-                done += n
-            }
-            return nil
-        }
+        Array(text.utf8).withUnsafeBytes { FileDescriptorIO.writeAll(fd, $0) }
     }
 
     static func markErrorOutputFailed() { errorFailures.set() }

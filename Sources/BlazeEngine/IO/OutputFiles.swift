@@ -149,29 +149,14 @@ public enum OutputFiles {
         defer { if !ok { unlink(temp) } }
         do {
             defer { close(fd) }
-            try bytes.withUnsafeBytes { raw in
-                var done = 0
-                while done < raw.count {
-                    let n = systemWrite(fd, raw.baseAddress! + done, raw.count - done)
-                    if n < 0 {
-                        if errno == EINTR { continue }
-                        throw failure("cannot write \(temp)")
-                    }
-                    done += n
-                }
+            if let code = bytes.withUnsafeBytes({ FileDescriptorIO.writeAll(fd, $0) }) {
+                errno = code
+                throw failure("cannot write \(temp)")
             }
             guard fsync(fd) == 0 else { throw failure("cannot flush \(temp)") }
         }
         ok = true
         return temp
-    }
-
-    private static func systemWrite(_ fd: Int32, _ p: UnsafeRawPointer, _ n: Int) -> Int {
-        #if canImport(Glibc)
-        return Glibc.write(fd, p, n)
-        #else
-        return Darwin.write(fd, p, n)
-        #endif
     }
 
     /// An `.io` error with the current `errno` (call right after the failing system call).

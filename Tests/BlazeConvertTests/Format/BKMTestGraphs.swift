@@ -1,4 +1,8 @@
+// Also compiled into Fuzz/Seeds (a link), which writes these graphs as fuzzing seeds and has
+// SeededRandom.swift linked in instead of the BlazeTestSupport module.
+#if canImport(BlazeTestSupport)
 import BlazeTestSupport
+#endif
 import BlazeEngine
 
 

@@ -1,0 +1,1 @@
+../../../../Tests/BlazeConvertTests/Format/BKMTestGraphs.swift
