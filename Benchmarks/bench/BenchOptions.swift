@@ -6,6 +6,7 @@ import BlazeModels
 ///     bench [--json] [--threads N] [--model STEM]… [--runs N] [--no-alloc-count]
 ///     bench --profile [--threads N] [--model STEM]… [--top N]   (time per op, slowest first)
 ///     bench --roofline   (register-only multiply-add peak of each kernel level this CPU runs)
+///     bench --soak [--frames N] [--threads N] [--json]   (long-running video and live-stream modes, see `Soak`)
 ///
 /// `--threads N` measures every model at N threads (default: every core); `--model` filters (repeat
 /// it for several; model stems or pipeline names such as `faces_fast`); `--runs N` fixes the timed runs per model (default: about 1.5 s worth, 10–500);
@@ -26,8 +27,11 @@ struct BenchOptions {
     /// `--profile`: ops listed one by one (slowest first).
     var profileTop = 25
     var countAllocations = true
+    var soak = false
+    /// `--soak`: frames per phase.
+    var soakFrames = 10_000
 
-    static let usage = "usage: bench [--json] [--threads N] [--model STEM]… [--runs N] [--no-alloc-count] | bench --profile [--threads N] [--model STEM]… [--top N] | bench --roofline"
+    static let usage = "usage: bench [--json] [--threads N] [--model STEM]… [--runs N] [--no-alloc-count] | bench --profile [--threads N] [--model STEM]… [--top N] | bench --roofline | bench --soak [--frames N] [--threads N] [--json]"
 
     init(_ args: [String]) throws {
         var i = 0
@@ -57,6 +61,8 @@ struct BenchOptions {
             case "--alloc-probe": allocProbe = try model(try next())
             case "--profile": profile = true
             case "--roofline": roofline = true
+            case "--soak": soak = true
+            case "--frames": soakFrames = try positive("--frames")
             case "--top": profileTop = try positive("--top")
             case "--no-alloc-count": countAllocations = false
             case "-h", "--help": throw BlazeError(.invalidInput, Self.usage)

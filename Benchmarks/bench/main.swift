@@ -21,6 +21,21 @@ func run() throws {
         try profile(options)
         return
     }
+    if options.soak {
+        let phases = try Soak.run(frames: options.soakFrames, threads: options.threads)
+        if options.json {
+            let object: [String: Any] = [
+                "build": ["isa": try KernelLevels.active().rawValue, "cpu": SystemInfo.cpuName] as [String: Any],
+                "frames": options.soakFrames, "threads": options.threads,
+                "phases": phases.map(\.json),
+            ]
+            let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+            print(String(decoding: data, as: UTF8.self))
+        } else {
+            Soak.printTable(phases, frames: options.soakFrames)
+        }
+        return
+    }
     if options.roofline {
         for level in KernelLevels.runnable {
             let rate = try Roofline.gflops(level)

@@ -65,6 +65,10 @@ public final class FaceDetector: Sendable {
             : DispatchQueue(label: "BlazeKit.FaceDetector.work", attributes: .concurrent)
     }
 
+    /// Session sets this detector has made (one per call that ran at the same time as others);
+    /// for soak checks within the package.
+    package var sessionSetsCreated: Int { pool.created }
+
     /// Detects the faces in `image` synchronously, on the calling thread.
     ///
     /// - Throws: `BlazeError` when the image cannot be sampled (never for "no face": that is an

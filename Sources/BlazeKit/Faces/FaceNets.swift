@@ -84,8 +84,15 @@ final class FaceSessionPool: Sendable {
         self.nets = nets
     }
 
+    private let createdCount = Mutex(0)
+    /// Session sets made so far (a burst of concurrent calls makes more; idle extras are dropped).
+    var created: Int { createdCount.withLock { $0 } }
+
     func withSessions<R>(_ body: (FaceSessions) throws -> R) rethrows -> R {
-        let sessions = idle.withLock { $0.popLast() } ?? nets.makeSessions()
+        let sessions = idle.withLock { $0.popLast() } ?? {
+            createdCount.withLock { $0 += 1 }
+            return nets.makeSessions()
+        }()
         defer {
             idle.withLock { list in
                 if list.count < maxIdle { list.append(sessions) }

@@ -83,6 +83,10 @@ public final class HandLandmarker: @unchecked Sendable {
         continuation?.finish()
     }
 
+    /// Session sets this landmarker has made (one per call that ran at the same time as others);
+    /// for soak checks within the package.
+    package var sessionSetsCreated: Int { pool.created }
+
     /// What the landmarker has done so far (frames, palm detector and landmark net runs).
     public var statistics: HandLandmarkerStatistics { lock.withLock { stats } }
 

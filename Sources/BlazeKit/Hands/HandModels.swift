@@ -109,8 +109,16 @@ final class SessionPool: @unchecked Sendable {
         self.threads = threads
     }
 
+    /// Session sets made so far (the most calls that ever ran at once).
+    var created: Int { lock.withLock { createdCount } }
+    private var createdCount = 0
+
     func withSessions<R>(_ body: (HandSessions) throws -> R) rethrows -> R {
-        let sessions = lock.withLock { free.popLast() } ?? HandSessions(models: models, threads: threads)
+        let sessions = lock.withLock { () -> HandSessions? in
+            if let idle = free.popLast() { return idle }
+            createdCount += 1
+            return nil
+        } ?? HandSessions(models: models, threads: threads)
         defer { lock.withLock { free.append(sessions) } }
         return try body(sessions)
     }

@@ -1,0 +1,43 @@
+import BlazeTestSupport
+import Foundation
+import Testing
+
+/// The short soak: `bench --soak --frames 1000` (Benchmarks/bench/Soak.swift) in a child process,
+/// so its resident memory and threads are its own and not the test runner's. 1,000 frames through
+/// faces with tracking, hands in video mode with tracking and smoothing, and hands in live stream
+/// with drops. After the warm-up nothing may grow: resident memory by at most 5 MB, no new threads,
+/// no new session sets; every accepted live-stream frame is delivered. Latency is reported by the
+/// long soak (Benchmarks/soak.sh) and not checked here (tests never depend on machine speed).
+@Suite("Short soak") struct ShortSoakTests {
+    @Test func thousandFramesGrowNothing() throws {
+        let bench = try #require(ProcessRunner.executable("bench"), "bench is built next to the test binary")
+        let run = try ProcessRunner.run(bench, ["--soak", "--frames", "1000", "--threads", "1", "--json"])
+        #expect(!run.crashed)
+        #expect(run.status == 0, "\(run.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let phases = try #require(object["phases"] as? [[String: Any]])
+        #expect(phases.map { $0["name"] as? String } == ["faces_video_tracked", "hands_video_tracked", "hands_live_stream"])
+        // Under a sanitizer (make sanitize sets BLAZE_SANITIZER) freed memory sits in its
+        // quarantine, so resident memory is not the program's own.
+        let checkMemory = ProcessInfo.processInfo.environment["BLAZE_SANITIZER"] == nil
+        for phase in phases {
+            let name = phase["name"] as? String ?? "?"
+            let int = { (key: String) in phase[key] as? Int ?? -1 }
+            if checkMemory {
+                let growth = phase["rss_growth_mb"] as? Double ?? .infinity
+                #expect(growth <= 5, "\(name): resident memory grew by \(growth) MB after the warm-up")
+            }
+            #expect(int("threads_end") <= int("threads_warm"), "\(name): threads \(int("threads_warm")) → \(int("threads_end")), new: \(phase["new_threads"] ?? "?")")
+            #expect(int("sessions_end") == int("sessions_warm"), "\(name): session sets \(int("sessions_warm")) → \(int("sessions_end"))")
+            #expect(int("sessions_end") == 1, "\(name): one caller needs one session set")
+            // Faces (three people) and hands (two) are found and tracked.
+            #expect(int("tracking_ids") >= 1, "\(name): no tracked face or hand")
+            if name == "hands_live_stream" {
+                #expect(int("accepted") + int("dropped") == 900, "\(name): every offered frame is accepted or dropped")
+                #expect(int("accepted") >= 1)
+            } else {
+                #expect(int("frames") == 900 && int("accepted") == 900, "\(name): 900 frames after the warm-up")
+            }
+        }
+    }
+}
