@@ -4,8 +4,9 @@ import Foundation
 /// The converted MediaPipe models shipped with BlazeKit (`Models/bkm/*.bkm`, see Models/README.md),
 /// and where to find them at run time.
 ///
-/// Lookup order: an explicit `directoryOverride`, the `BLAZEKIT_MODELS_DIR` environment variable,
-/// the SwiftPM resource bundle next to the executable, then the source checkout. Unlike
+/// Lookup: an explicit `directoryOverride` alone when given; otherwise the `BLAZEKIT_MODELS_DIR`
+/// environment variable, the SwiftPM resource bundle next to the executable, then the source
+/// checkout. Unlike
 /// `Bundle.module`, a missing bundle is a thrown error, never a trap.
 public enum BundledModel: String, CaseIterable, Sendable {
     case faceDetectionShortRange = "face_detection_short_range"
@@ -21,8 +22,25 @@ public enum BundledModel: String, CaseIterable, Sendable {
     public var fileName: String { rawValue + ".bkm" }
 
     /// URL of this model's file; throws `BlazeError(.io)` listing the places searched.
+    ///
+    /// With `directoryOverride` only that folder is looked in: a folder that does not exist, or
+    /// that lacks this model, is an error (never a silent fall back to the bundled copy).
     public func url(directoryOverride: URL? = nil) throws -> URL {
-        let candidates = BundledModels.searchDirectories(override: directoryOverride)
+        if let folder = directoryOverride {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) else {
+                throw BlazeError(.io, "model folder \(folder.path) does not exist")
+            }
+            guard isDirectory.boolValue else {
+                throw BlazeError(.io, "the model directory must be a folder holding \(fileName), got the file \(folder.path)")
+            }
+            let url = folder.appendingPathComponent(fileName)
+            guard FileManager.default.isReadableFile(atPath: url.path) else {
+                throw BlazeError(.io, "\(url.path) not found: the model folder must hold \(fileName) (Models/bkm, or `blaze-model convert` output)")
+            }
+            return url
+        }
+        let candidates = BundledModels.searchDirectories()
         for dir in candidates {
             let url = dir.appendingPathComponent(fileName)
             if FileManager.default.isReadableFile(atPath: url.path) { return url }
@@ -40,9 +58,8 @@ public enum BundledModels {
     /// Name of the environment variable that overrides the model directory.
     public static let environmentVariable = "BLAZEKIT_MODELS_DIR"
 
-    static func searchDirectories(override: URL?) -> [URL] {
+    static func searchDirectories() -> [URL] {
         var dirs: [URL] = []
-        if let override { dirs.append(override) }
         if let env = ProcessInfo.processInfo.environment[environmentVariable], !env.isEmpty {
             dirs.append(URL(fileURLWithPath: env, isDirectory: true))
         }

@@ -3,7 +3,6 @@ import BlazeImageIO
 import BlazeKit
 import Dispatch
 import Foundation
-import Synchronization
 
 /// `bench --soak [--frames N] [--threads N] [--json]`: N frames (default 10,000) through each of
 /// three long-running modes in one process, watching what a leak or a slow creep would show:
@@ -224,7 +223,7 @@ private final class LiveCollector: HandLandmarkerLiveStreamDelegate {
         var failures: [String] = []
         var delivered = 0
     }
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     func offered(_ t: Int) {
         let now = DispatchTime.now().uptimeNanoseconds

@@ -1,6 +1,6 @@
+import BlazeEngine
 import Dispatch
 import Foundation
-import Synchronization
 import Testing
 @testable import BlazeKit
 
@@ -22,8 +22,8 @@ struct SharedDetectorsConcurrencyTests {
         let expectedHands = try handImages.map { try hands.detect(image: $0) }
         #expect(expectedFaces.contains { !$0.isEmpty } && expectedHands.contains { !$0.landmarks.isEmpty })
 
-        let failures = Mutex<[String]>([])
-        let calls = Mutex(0)
+        let failures = Locked<[String]>([])
+        let calls = Locked(0)
         let start = DispatchSemaphore(value: 0)
         let done = DispatchGroup()
         for thread in 0..<Self.threads {

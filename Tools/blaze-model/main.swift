@@ -8,12 +8,14 @@ import Foundation
 //   blaze-model convert IN.task --output-dir DIR
 //   blaze-model inspect M.bkm [--json]
 //   blaze-model run M.bkm --input FILE.npy [--input NAME=FILE.npy …] [--output-dir DIR]
+//   blaze-model ops [--markdown]
 
 let usage = """
     usage: blaze-model convert IN.tflite -o OUT.bkm
            blaze-model convert IN.task --output-dir DIR
            blaze-model inspect MODEL.bkm [--json]
            blaze-model run MODEL.bkm --input FILE.npy [--input NAME=FILE.npy ...] [--output-dir DIR]
+           blaze-model ops [--markdown]
     """
 
 
@@ -35,6 +37,7 @@ func runCommand() -> Int32 {
         case "convert": try ConvertCommand(arguments: args).run()
         case "inspect": try InspectCommand(arguments: args).run()
         case "run": try RunCommand(arguments: args).run()
+        case "ops": try OpsCommand(arguments: args).run()
         case "-h", "--help", "help":
             try printLine(usage)
         default:

@@ -78,6 +78,7 @@ struct TFLiteConversionState {
             }
         }
 
+        try checkEveryOpIsSupported()
         for (index, op) in model.operators.enumerated() {
             let code = model.operatorCodes[op.opcodeIndex]
             let name = code.builtin == .custom ? "CUSTOM(\(code.customCode ?? ""))" : code.builtin.name
@@ -118,6 +119,26 @@ struct TFLiteConversionState {
             throw BlazeError(e.kind, "\(modelName): \(e.description)")
         }
         return graph
+    }
+
+    /// One error naming every op the converter lacks, with its count and first operator index,
+    /// so a model needs one run to show all that is missing (per-op parameter checks come later).
+    private func checkEveryOpIsSupported() throws {
+        var missing: [(name: String, count: Int, first: Int)] = []
+        for (index, op) in model.operators.enumerated() {
+            let code = model.operatorCodes[op.opcodeIndex]
+            if code.builtin == .dequantize || code.builtin == .densify || TFLiteConverter.translators[code.builtin] != nil { continue }
+            let name = code.builtin == .custom ? "CUSTOM(\(code.customCode ?? ""))" : code.builtin.name
+            if let i = missing.firstIndex(where: { $0.name == name }) {
+                missing[i].count += 1
+            } else {
+                missing.append((name, 1, index))
+            }
+        }
+        guard !missing.isEmpty else { return }
+        let list = missing.map { "\($0.name) ×\($0.count) (first at operator \($0.first))" }.joined(separator: ", ")
+        let what = missing.count == 1 ? "1 op is" : "\(missing.count) ops are"
+        throw BlazeError(.unsupported, "\(modelName): \(what) not supported: \(list); `blaze-model ops` lists the supported ones")
     }
 
     mutating func chargeConstants(_ count: Int) throws {

@@ -1,8 +1,10 @@
+import Foundation
+
 /// The one error type thrown by the engine, the model-file reader and the converter.
 ///
 /// `kind` says what class of problem it is (so callers can react), `message` says what exactly is
 /// wrong in words a user can act on, and `context` names where (file, op index, tensor name…).
-public struct BlazeError: Error, Equatable, Sendable, CustomStringConvertible {
+public struct BlazeError: Error, Equatable, Sendable, CustomStringConvertible, LocalizedError {
     public enum Kind: String, Sendable {
         /// A model file is truncated, corrupt or violates the format's limits.
         case corruptModel
@@ -32,6 +34,9 @@ public struct BlazeError: Error, Equatable, Sendable, CustomStringConvertible {
         if let context { return "\(context): \(message)" }
         return message
     }
+
+    /// The message with its context (what `localizedDescription` shows).
+    public var errorDescription: String? { description }
 
     /// Returns a copy whose context is prefixed with `outer` (e.g. the file name).
     public func within(_ outer: String) -> BlazeError {

@@ -1,7 +1,6 @@
 import BlazeEngine
 import Dispatch
 import Foundation
-import Synchronization
 
 /// Detects faces in still images or video frames, with ML Kit's iOS Face Detection API on
 /// MediaPipe's nets (PIPELINES.md §3–§5):
@@ -38,7 +37,7 @@ public final class FaceDetector: Sendable {
     let nets: FaceNets
     let pool: FaceSessionPool
     /// Tracking state; with tracking on, its lock is held for a whole call (call order).
-    let tracker = Mutex(FaceTracker())
+    let tracker = Locked(FaceTracker())
     /// Runs `process` calls: serial with tracking (call order), concurrent otherwise.
     private let workQueue: DispatchQueue
     /// Delivers completion handlers, in the order their calls finished.

@@ -1,7 +1,6 @@
 import BlazeEngine
 import BlazeModels
 import Foundation
-import Synchronization
 
 /// The nets one `FaceDetector` needs for its options, loaded once and shared by every call.
 struct FaceNets: Sendable {
@@ -76,7 +75,7 @@ final class FaceSessions: @unchecked Sendable {
 /// and returns it; so N concurrent calls use N sets and a single caller reuses one.
 final class FaceSessionPool: Sendable {
     private let nets: FaceNets
-    private let idle = Mutex<[FaceSessions]>([])
+    private let idle = Locked<[FaceSessions]>([])
     /// Sets kept for reuse; extra ones made under a burst of concurrent calls are dropped.
     private let maxIdle = 8
 
@@ -84,7 +83,7 @@ final class FaceSessionPool: Sendable {
         self.nets = nets
     }
 
-    private let createdCount = Mutex(0)
+    private let createdCount = Locked(0)
     /// Session sets made so far (a burst of concurrent calls makes more; idle extras are dropped).
     var created: Int { createdCount.withLock { $0 } }
 

@@ -3,8 +3,9 @@ import Dispatch
 extension HandLandmarker {
     /// A live-stream landmarker whose results arrive as an `AsyncStream` (for structured
     /// concurrency) instead of, or in addition to, a delegate. `options.runningMode` is set to
-    /// `.liveStream`; a delegate in `options` also gets every result. The stream finishes when the
-    /// landmarker is released.
+    /// `.liveStream`; a delegate in `options` also gets every result. The stream finishes after
+    /// `close()` (once the frames accepted before it are delivered) or when the landmarker is
+    /// released.
     ///
     /// ```swift
     /// let (landmarker, results) = try HandLandmarker.liveStream(options: options)
@@ -32,23 +33,29 @@ extension HandLandmarker {
     /// - Returns: true if the frame was accepted, false if it was dropped because the landmarker
     ///   was busy.
     /// - Throws: `HandLandmarkerError.runningModeMismatch` outside `.liveStream` mode,
-    ///   `.nonIncreasingTimestamp` (checked for dropped frames too), or a region error. Errors
-    ///   while processing an accepted frame go to the delegate instead.
+    ///   `.nonIncreasingTimestamp` (checked for dropped frames too), `.closed` after `close()`, or
+    ///   a region error. Errors while processing an accepted frame go to the delegate instead.
     @discardableResult
     public func detectAsync(image: VisionImage, timestampInMilliseconds timestamp: Int,
                             regionOfInterest: NormalizedRect? = nil) throws -> Bool {
         try checkMode(.liveStream, method: "detectAsync(image:timestampInMilliseconds:)")
         try Self.validate(regionOfInterest)
-        let accepted: Bool = try lock.withLock {
+        // Queued under `lock`, so a concurrent `close()` queues the end of the stream after it.
+        return try lock.withLock {
+            if closed { throw HandLandmarkerError.closed(method: "detectAsync(image:timestampInMilliseconds:)") }
             try acceptTimestamp(timestamp)
             if busy {
                 stats.droppedFrames += 1
                 return false
             }
             busy = true
+            enqueueLiveStreamFrame(image, region: regionOfInterest, timestamp: timestamp)
             return true
         }
-        guard accepted else { return false }
+    }
+
+    /// Processes one accepted live-stream frame on `processingQueue` and delivers its result.
+    private func enqueueLiveStreamFrame(_ image: VisionImage, region regionOfInterest: NormalizedRect?, timestamp: Int) {
         processingQueue.async { [self] in
             beforeLiveStreamFrame?(timestamp)
             let outcome: Result<HandLandmarkerResult, HandLandmarkerError>
@@ -66,7 +73,6 @@ extension HandLandmarker {
             lock.withLock { busy = false }
             callbackQueue.async { [self] in deliver(outcome, timestamp: timestamp) }
         }
-        return true
     }
 
     func deliver(_ outcome: Result<HandLandmarkerResult, HandLandmarkerError>, timestamp: Int) {

@@ -43,6 +43,8 @@ public final class HandLandmarker: @unchecked Sendable {
     private var tracker: HandTracker?
     var stats = HandLandmarkerStatistics()
     var busy = false
+    /// Set by `close()`: every later call throws `HandLandmarkerError.closed`.
+    var closed = false
     private let smoothing: LandmarkSmoother.Options?
     let processingQueue = DispatchQueue(label: "BlazeKit.HandLandmarker.processing")
     let callbackQueue = DispatchQueue(label: "BlazeKit.HandLandmarker.callbacks")
@@ -77,6 +79,23 @@ public final class HandLandmarker: @unchecked Sendable {
         tracker = options.runningMode == .image ? nil : HandTracker()
         smoothing = options.smoothLandmarks && options.runningMode != .image ? options.smoothingParameters : nil
         self.continuation = continuation
+    }
+
+    /// Ends the landmarker's use: every later `detect…` call throws `HandLandmarkerError.closed`.
+    /// In live stream, frames accepted before `close()` are still processed and delivered, then
+    /// the `AsyncStream` of `liveStream(options:)` finishes (so a `for await` loop ends). Calling
+    /// it again does nothing. Releasing the landmarker also finishes the stream.
+    public func close() {
+        lock.withLock {
+            guard !closed else { return }
+            closed = true
+            guard let continuation else { return }
+            // After the frames already queued for processing (they are queued under `lock` too),
+            // and after their deliveries.
+            processingQueue.async { [callbackQueue] in
+                callbackQueue.async { continuation.finish() }
+            }
+        }
     }
 
     deinit {
@@ -129,6 +148,7 @@ public final class HandLandmarker: @unchecked Sendable {
     // MARK: - Internals
 
     func checkMode(_ expected: RunningMode, method: String) throws {
+        if lock.withLock({ closed }) { throw HandLandmarkerError.closed(method: method) }
         guard options.runningMode == expected else {
             throw HandLandmarkerError.runningModeMismatch(method: method, runningMode: options.runningMode)
         }

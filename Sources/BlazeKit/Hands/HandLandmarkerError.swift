@@ -1,6 +1,8 @@
+import Foundation
+
 /// Everything a `HandLandmarker` throws (or hands to the live-stream delegate). Mirrors the error
 /// conditions of MediaPipe Tasks' HandLandmarker, each as its own case.
-public enum HandLandmarkerError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum HandLandmarkerError: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
     /// `numHands` outside `1...HandLandmarkerOptions.maximumNumHands`.
     case invalidNumHands(Int)
     /// A confidence option outside [0, 1] (or NaN); `name` is the option's name.
@@ -27,6 +29,8 @@ public enum HandLandmarkerError: Error, Sendable, Equatable, CustomStringConvert
     case invalidRegionOfInterest(String)
     /// The image cannot be processed (e.g. its pixels cannot be sampled).
     case invalidImage(String)
+    /// `method` was called after `close()`.
+    case closed(method: String)
 
     public var description: String {
         switch self {
@@ -40,7 +44,9 @@ public enum HandLandmarkerError: Error, Sendable, Equatable, CustomStringConvert
             "\(method) is not allowed in running mode \(mode.rawValue); "
                 + "use \(HandLandmarkerError.method(for: mode)) or create the landmarker with another runningMode"
         case .missingLiveStreamDelegate:
-            "running mode liveStream needs a handLandmarkerLiveStreamDelegate (or use HandLandmarker.liveStream(options:))"
+            "running mode liveStream needs a handLandmarkerLiveStreamDelegate (or use HandLandmarker.liveStream(options:)); "
+                + "the options hold the delegate weakly, so keep your own strong reference to it: a delegate created inline "
+                + "in the assignment is already gone"
         case .unexpectedLiveStreamDelegate(let mode):
             "a handLandmarkerLiveStreamDelegate is only allowed in running mode liveStream, not \(mode.rawValue)"
         case .nonIncreasingTimestamp(let previous, let received):
@@ -56,8 +62,13 @@ public enum HandLandmarkerError: Error, Sendable, Equatable, CustomStringConvert
             "invalid region of interest: \(message)"
         case .invalidImage(let message):
             "invalid image: \(message)"
+        case .closed(let method):
+            "\(method) called after close(); create a new landmarker"
         }
     }
+
+    /// The message (`localizedDescription` shows it instead of Foundation's generic text).
+    public var errorDescription: String? { description }
 
     static func method(for mode: RunningMode) -> String {
         switch mode {

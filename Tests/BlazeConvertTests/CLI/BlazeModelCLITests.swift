@@ -1,3 +1,4 @@
+import BlazeConvert
 import BlazeEngine
 import BlazeTestSupport
 import Foundation
@@ -25,6 +26,21 @@ struct BlazeModelCLITests {
 
     func files(in dir: URL) -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []).sorted()
+    }
+
+    /// `blaze-model ops` lists the converter's table; `--markdown` is docs/ops.md byte for byte,
+    /// so the committed docs cannot drift from the code (regenerate: `blaze-model ops --markdown`).
+    @Test func opsTableAndItsCommittedMarkdown() throws {
+        defer { try? FileManager.default.removeItem(at: work) }
+        let table = try blaze(["ops"])
+        #expect(table.status == 0, "\(table.stderr)")
+        #expect(table.stdout.contains("CONV_2D") && table.stdout.contains("DEPTHWISE_CONV_2D") && table.stdout.contains("DEQUANTIZE"))
+        #expect(table.stdout.split(separator: "\n").count == ModelConversionOps.count + 1)
+        let markdown = try blaze(["ops", "--markdown"])
+        #expect(markdown.status == 0)
+        let committed = try String(contentsOf: RepoPaths.root.appendingPathComponent("docs/ops.md"), encoding: .utf8)
+        #expect(markdown.stdout == committed, "docs/ops.md is stale: regenerate it with `blaze-model ops --markdown > docs/ops.md`")
+        #expect(try blaze(["ops", "extra"]).status == 1)
     }
 
     @Test func convertInspectRunMatchesLiteRT() throws {
@@ -115,4 +131,8 @@ struct BlazeModelCLITests {
         #expect(r.status == 0, "\(r.stderr)")
         #expect(files(in: dir) == ["face_blendshapes.bkm", "face_detector.bkm", "face_landmarks_detector.bkm"])
     }
+}
+
+private enum ModelConversionOps {
+    static var count: Int { ModelConversion.supportedTFLiteOps.count }
 }

@@ -295,6 +295,22 @@ import Testing
         #expect(e.message.contains("SOFTMAX"))
     }
 
+    /// Every missing op at once, in order of first appearance, with counts and first indices.
+    @Test func everyUnsupportedOpIsListedInOneError() throws {
+        var m = M()
+        let x = m.input("x", [1, 10])
+        let a = m.tensor("a", [1, 10]), b = m.tensor("b", [1, 10]), c = m.tensor("c", [1, 10]), y = m.tensor("y", [1, 10])
+        m.op(M.relu, [x], [a])
+        m.op(M.softmax, [a], [b], optionsType: 9, options: [(0, .f32(1))])
+        m.op(M.custom, [b], [c], customCode: "Landmarks2TransformMatrix")
+        m.op(M.softmax, [c], [y], optionsType: 9, options: [(0, .f32(1))])
+        m.outputs = [y]
+        let e = try #require(TFLiteTestSupport.conversionError(m.bytes(), modelName: "two_missing.tflite"))
+        #expect(e.kind == .unsupported)
+        #expect(e.message == "two_missing.tflite: 2 ops are not supported: SOFTMAX ×2 (first at operator 1), "
+                + "CUSTOM(Landmarks2TransformMatrix) ×1 (first at operator 2); `blaze-model ops` lists the supported ones")
+    }
+
     @Test func customOpIsUnsupported() throws {
         var m = M()
         let x = m.input("x", [1, 10])

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 @testable import BlazeEngine
 
@@ -49,7 +48,7 @@ import Testing
     @Test func workersRunTasks() {
         // With long enough tasks, more than one thread takes part (the caller owns only its share).
         final class SlowJob: ParallelJob {
-            let threads = Mutex<Set<UInt>>([])
+            let threads = Locked<Set<UInt>>([])
             func runTask(_ index: Int) {
                 usleep(2000)
                 let me = UInt(bitPattern: Int(pthread_self()))

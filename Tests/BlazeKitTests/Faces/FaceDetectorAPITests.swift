@@ -1,7 +1,7 @@
 import BlazeEngine
+import BlazeModels
 import Dispatch
 import Foundation
-import Synchronization
 import Testing
 @testable import BlazeKit
 
@@ -99,6 +99,41 @@ import Testing
         #expect(try FaceDetector.faceDetector(options: options).results(in: image).isEmpty)
     }
 
+    /// A model directory is used alone: one that does not exist, is a file, or lacks a net the
+    /// options need is a typed error naming it (it used to fall back to the bundled models).
+    @Test func modelDirectoryIsNeverASilentFallback() throws {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("blazekit-models-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let missing = scratch.appendingPathComponent("no-such-folder")
+        let file = scratch.appendingPathComponent("a-file")
+        try Data([1]).write(to: file)
+        let detectorOnly = scratch.appendingPathComponent("detector-only")
+        try FileManager.default.createDirectory(at: detectorOnly, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: try BundledModel.faceDetectionShortRange.url(),
+                                         to: detectorOnly.appendingPathComponent(BundledModel.faceDetectionShortRange.fileName))
+        func failure(_ folder: URL, _ options: FaceDetectorOptions = FaceDetectorOptions()) -> BlazeError? {
+            do {
+                _ = try FaceDetector.faceDetector(options: options, modelDirectory: folder)
+                return nil
+            } catch let error as BlazeError {
+                return error
+            } catch {
+                return BlazeError(.invalidInput, "unexpected error type: \(error)")
+            }
+        }
+        #expect(failure(missing)?.kind == .io)
+        #expect(failure(missing)?.message.contains("does not exist") == true)
+        #expect(failure(file)?.message.contains("must be a folder") == true)
+        // The detector alone is there: fast mode loads; the mesh that contours need is not.
+        #expect(failure(detectorOnly) == nil)
+        var contours = FaceDetectorOptions()
+        contours.contourMode = .all
+        let noMesh = failure(detectorOnly, contours)
+        #expect(noMesh?.kind == .io)
+        #expect(noMesh?.message.contains(BundledModel.faceLandmarksDetector.fileName) == true)
+    }
+
     @Test func noFaceGivesAnEmptyArray() throws {
         let image = try FaceTestData.image("neg_coffee.png")
         #expect(try FaceDetector.faceDetector(options: FaceTestData.allOptions()).results(in: image).isEmpty)
@@ -110,8 +145,8 @@ import Testing
         let photos = ["three_people.jpg", "two_children.jpg", "grace_hopper.jpg", "woman_sitting_street.jpg"]
         let images = try photos.map(FaceTestData.image)
         let expected = try images.map { try detector.results(in: $0) }
-        let results = Mutex<[Int: [Face]]>([:])
-        let failures = Mutex<[String]>([])
+        let results = Locked<[Int: [Face]]>([:])
+        let failures = Locked<[String]>([])
         DispatchQueue.concurrentPerform(iterations: 8) { thread in
             for round in 0..<2 {
                 let index = (thread + round) % images.count

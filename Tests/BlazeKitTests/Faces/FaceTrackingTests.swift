@@ -1,6 +1,5 @@
 import BlazeEngine
 import Foundation
-import Synchronization
 import Testing
 @testable import BlazeKit
 
@@ -93,9 +92,9 @@ import Testing
         options.isTrackingEnabled = true
         let detector = try FaceDetector.faceDetector(options: options)
         let frames = try Self.frames()
-        let delivered = Mutex<[(Int, [Face])]>([])
+        let delivered = Locked<[(Int, [Face])]>([])
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            let remaining = Mutex(frames.count)
+            let remaining = Locked(frames.count)
             for (i, frame) in frames.enumerated() {
                 detector.process(frame) { faces, error in
                     #expect(error == nil)

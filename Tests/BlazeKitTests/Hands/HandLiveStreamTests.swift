@@ -157,4 +157,30 @@ struct HandLiveStreamTests {
         }
         #expect(landmarker.statistics.palmDetectionRuns == 1)
     }
+
+    /// `close()`: frames accepted before it are still delivered, then the stream finishes (a
+    /// `for await` loop ends); later calls are a typed error, in every running mode.
+    @Test func closeDeliversAcceptedFramesThenFinishesTheStream() async throws {
+        var options = HandLandmarkerOptions()
+        options.modelVariant = .lite
+        let (landmarker, results) = try HandLandmarker.liveStream(options: options)
+        let frames = try HandVideoTests.frames().prefix(2)
+        let first = try #require(frames.first)
+        #expect(try landmarker.detectAsync(image: first.image, timestampInMilliseconds: first.timestampMilliseconds))
+        landmarker.close()
+        landmarker.close()   // a second close does nothing
+        #expect(throws: HandLandmarkerError.closed(method: "detectAsync(image:timestampInMilliseconds:)")) {
+            try landmarker.detectAsync(image: first.image, timestampInMilliseconds: first.timestampMilliseconds + 100)
+        }
+        var delivered: [Int] = []
+        for await output in results { delivered.append(output.timestampInMilliseconds) }
+        #expect(delivered == [first.timestampMilliseconds])
+
+        let image = try HandTestData.landmarker(.lite, numHands: 1)
+        image.close()
+        let error = #expect(throws: HandLandmarkerError.self) { try image.detect(image: first.image) }
+        #expect(error == .closed(method: "detect(image:)"))
+        // LocalizedError: the message, not Foundation's "The operation could not be completed".
+        #expect(error?.localizedDescription == "detect(image:) called after close(); create a new landmarker")
+    }
 }
