@@ -42,6 +42,7 @@ struct BuiltinOperator: RawRepresentable, Hashable, Sendable, CustomStringConver
     static let reduceMax = Self(rawValue: 82)
     static let squaredDifference = Self(rawValue: 99)
     static let abs = Self(rawValue: 101)
+    static let hardSwish = Self(rawValue: 117)
     static let densify = Self(rawValue: 124)
 
     /// The schema's name (`CONV_2D`), or `BUILTIN_<code>` for codes this table does not know.

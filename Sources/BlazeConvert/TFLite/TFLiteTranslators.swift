@@ -28,6 +28,7 @@ extension TFLiteConverter {
         .rsqrt: unary(.rsqrt),
         .abs: unary(.abs),
         .exp: unary(.exp),
+        .hardSwish: unary(.hardSwish),
         .prelu: prelu,
         .reshape: reshape,
         .concatenation: concatenation,

@@ -108,6 +108,8 @@ public enum Padding: UInt8, Sendable, Equatable, CaseIterable {
 
 public enum UnaryKind: UInt8, Sendable, Equatable, CaseIterable {
     case relu = 0, relu6 = 1, logistic = 2, neg = 3, sqrt = 4, rsqrt = 5, tanh = 6, abs = 7, exp = 8, reluMinus1To1 = 9
+    /// `x · min(max(x + 3, 0), 6) / 6` (TFLite HARD_SWISH).
+    case hardSwish = 10
 
     public var name: String {
         switch self {
@@ -121,6 +123,7 @@ public enum UnaryKind: UInt8, Sendable, Equatable, CaseIterable {
         case .abs: return "ABS"
         case .exp: return "EXP"
         case .reluMinus1To1: return "RELU_N1_TO_1"
+        case .hardSwish: return "HARD_SWISH"
         }
     }
 }

@@ -82,7 +82,7 @@ struct OpCodingTests {
         expectCorrupt(opcode: 0, patched(conv, at: 17, 4), "CONV_2D activation at byte 17 has unknown value 4")
         expectCorrupt(opcode: 2, [0, 2], "FULLY_CONNECTED keepNumDims at byte 1 is 2, expected 0 or 1")
         expectCorrupt(opcode: 5, [7, 0], "binary op kind at byte 0 has unknown value 7")
-        expectCorrupt(opcode: 6, [10], "unary op kind at byte 0 has unknown value 10")
+        expectCorrupt(opcode: 6, [11], "unary op kind at byte 0 has unknown value 11")
         expectCorrupt(opcode: 13, [3, 0, 0, 0, 0, 0], "reduce op kind at byte 0 has unknown value 3")
         let resize = try Op.resizeBilinear(ResizeBilinearParams(height: 2, width: 2)).encodedParameters()
         expectCorrupt(opcode: 11, patched(resize, at: 9, 255), "halfPixelCenters at byte 9 is 255")

@@ -35,6 +35,7 @@ extension ReferenceKernels {
         case .tanh: for i in 0..<n { y[i] = Foundation.tanh(x[i]) }
         case .abs: for i in 0..<n { y[i] = Swift.abs(x[i]) }
         case .exp: for i in 0..<n { y[i] = Foundation.exp(x[i]) }
+        case .hardSwish: for i in 0..<n { y[i] = x[i] * Swift.min(Swift.max(x[i] + 3, 0), 6) / 6 }
         }
     }
 

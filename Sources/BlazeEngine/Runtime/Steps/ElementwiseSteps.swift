@@ -93,6 +93,7 @@ final class UnaryStep: ParallelJob {
         case .tanh: Elementwise.map(x, y, n) { Foundation.tanh($0) }
         case .abs: Elementwise.map(x, y, n) { Swift.abs($0) }
         case .exp: Elementwise.map(x, y, n) { Foundation.exp($0) }
+        case .hardSwish: Elementwise.map(x, y, n) { $0 * Swift.min(Swift.max($0 + 3, 0), 6) / 6 }
         }
     }
 }

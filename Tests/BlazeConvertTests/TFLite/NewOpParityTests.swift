@@ -1,0 +1,48 @@
+import BlazeEngine
+import Foundation
+import Testing
+@testable import BlazeConvert
+
+/// Ops added for the MediaPipe wheel's models, each against LiteRT: a one-op `.tflite` and the
+/// LiteRT interpreter's output on a seeded input with the op's corner points
+/// (Fixtures/ops, made by Tools/parity/make_op_fixtures.py). Converted by our converter and run by
+/// the engine at 1 and 2 threads (the planner's optimised step) and by the reference kernel.
+@Suite("New ops against LiteRT")
+struct NewOpParityTests {
+    @Test(arguments: ["hard_swish"])
+    func matchesLiteRT(op: String) throws {
+        let graph = try TFLiteConverter.convert(tfliteBytes: TFLiteTestSupport.fixtureBytes("ops/\(op).tflite"), modelName: "\(op).tflite")
+        let input = try NPYArray(contentsOf: TFLiteTestSupport.fixtureURL("ops/\(op).input.npy"))
+        let expected = try NPYArray(contentsOf: TFLiteTestSupport.fixtureURL("ops/\(op).output.npy"))
+        #expect(graph.nodes.count == 1)
+        let model = try Model(graph: graph)
+        for (kernels, threads) in [(KernelSet.optimized, 1), (.optimized, 2), (.reference, 1)] {
+            let output = try model.makeSession(kernels: kernels, threads: threads).run([input.values])[0]
+            #expect(output.count == expected.values.count)
+            let worst = zip(output, expected.values).map { abs($0 - $1) }.max() ?? .infinity
+            // LiteRT (XNNPACK) and the plain formula differ only by rounding (≈ 1 ulp of 8).
+            #expect(worst <= 1e-6, "\(op), \(kernels) kernels at \(threads) thread(s): max |Δ| \(worst)")
+        }
+    }
+
+    /// HARD_SWISH by hand: x · relu6(x + 3) / 6.
+    @Test func hardSwishHandComputed() throws {
+        let x: [Float] = [-4, -3, -1.5, 0, 1, 3, 5]
+        let expected: [Float] = [0, 0, -0.375, 0, 4.0 / 6, 3, 5]
+        var b = GraphBuilderForOps()
+        let graph = try b.unary(.hardSwish, count: x.count)
+        let y = try Model(graph: graph).makeSession(threads: 1).run([x])[0]
+        for (got, want) in zip(y, expected) { #expect(abs(got - want) <= 1e-7, "\(got) vs \(want)") }
+    }
+}
+
+/// A one-node graph `y = unary(x)` over a `[count]` tensor.
+struct GraphBuilderForOps {
+    mutating func unary(_ kind: UnaryKind, count: Int) throws -> Graph {
+        let tensors = [TensorDescriptor(name: "x", shape: [count]), TensorDescriptor(name: "y", shape: [count])]
+        let graph = Graph(tensors: tensors, constants: [], nodes: [Node(op: .unary(kind), inputs: [0], outputs: [1])],
+                          inputs: [0], outputs: [1], metadata: [:])
+        try graph.validate()
+        return graph
+    }
+}

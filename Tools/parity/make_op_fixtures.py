@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+"""Single-op TFLite models and their LiteRT outputs, for the converter's new-op tests.
+
+For each op in ``OPS`` this writes, under ``--out`` (default
+Tests/BlazeConvertTests/Fixtures/ops):
+
+* ``<op>.tflite``        a one-operator TFLite model (schema v3) built here with the
+                         ``flatbuffers`` package, FLOAT32 input ``x`` of ``SHAPE`` -> output ``y``;
+* ``<op>.input.npy``     the input: seeded uniform noise in ``RANGE`` plus the op's corner points
+                         (exactly -3, 0, 3 and values around them for HARD_SWISH);
+* ``<op>.output.npy``    what LiteRT's interpreter (``ai_edge_litert``, default XNNPACK delegate,
+                         1 thread) computes from it.
+
+The Swift test converts ``<op>.tflite`` with BlazeKit's converter, runs it on the input and
+compares with the LiteRT output. Run: ``pip install ai-edge-litert numpy flatbuffers`` then
+``python3 Tools/parity/make_op_fixtures.py``.
+"""
+import argparse
+import os
+
+import flatbuffers
+import numpy as np
+from ai_edge_litert.interpreter import Interpreter
+
+SHAPE = [1, 7, 9, 13]
+RANGE = (-8.0, 8.0)
+SEED = 20261201
+# name -> TFLite BuiltinOperator code
+OPS = {"hard_swish": 117}
+
+
+def vector(builder, values, prepend, width):
+    builder.StartVector(width, len(values), width)
+    for v in reversed(values):
+        prepend(v)
+    return builder.EndVector()
+
+
+def table(builder, fields):
+    """fields: list of (slot, kind, value); kind in uoffset, int32, uint32, int8, uint8."""
+    builder.StartObject(max(slot for slot, _, _ in fields) + 1 if fields else 0)
+    for slot, kind, value in fields:
+        if kind == "uoffset":
+            builder.PrependUOffsetTRelativeSlot(slot, value, 0)
+        elif kind == "int32":
+            builder.PrependInt32Slot(slot, value, -1)   # default -1: always written
+        elif kind == "uint32":
+            builder.PrependUint32Slot(slot, value, 0xFFFFFFFF)
+        elif kind == "int8":
+            builder.PrependInt8Slot(slot, value, -1)
+        elif kind == "uint8":
+            builder.PrependUint8Slot(slot, value, 0xFF)
+    return builder.EndObject()
+
+
+def one_op_model(code):
+    b = flatbuffers.Builder(1024)
+    ints = lambda vals: vector(b, vals, b.PrependInt32, 4)
+    offsets = lambda vals: vector(b, vals, b.PrependUOffsetTRelative, 4)
+    name_x, name_y = b.CreateString("x"), b.CreateString("y")
+    # Tensor: 0 shape, 1 type (FLOAT32 = 0), 2 buffer, 3 name.
+    tensors = []
+    for name in (name_x, name_y):
+        shape = ints(SHAPE)
+        tensors.append(table(b, [(0, "uoffset", shape), (1, "int8", 0), (2, "uint32", 0), (3, "uoffset", name)]))
+    tensor_vec = offsets(tensors)
+    # Operator: 0 opcode_index, 1 inputs, 2 outputs.
+    op_inputs, op_outputs = ints([0]), ints([1])
+    operator = table(b, [(0, "uint32", 0), (1, "uoffset", op_inputs), (2, "uoffset", op_outputs)])
+    operator_vec = offsets([operator])
+    sg_inputs, sg_outputs, sg_name = ints([0]), ints([1]), b.CreateString("main")
+    # SubGraph: 0 tensors, 1 inputs, 2 outputs, 3 operators, 4 name.
+    subgraph = table(b, [(0, "uoffset", tensor_vec), (1, "uoffset", sg_inputs), (2, "uoffset", sg_outputs),
+                         (3, "uoffset", operator_vec), (4, "uoffset", sg_name)])
+    subgraph_vec = offsets([subgraph])
+    # OperatorCode: 0 deprecated_builtin_code (int8), 2 version, 3 builtin_code (int32).
+    opcode = table(b, [(0, "int8", min(code, 127)), (2, "int32", 1), (3, "int32", code)])
+    opcode_vec = offsets([opcode])
+    buffer0 = table(b, [])   # buffer 0: the empty sentinel every tensor without data points at
+    buffer_vec = offsets([buffer0])
+    description = b.CreateString("BlazeKit single-op fixture (Tools/parity/make_op_fixtures.py)")
+    # Model: 0 version, 1 operator_codes, 2 subgraphs, 3 description, 4 buffers.
+    model = table(b, [(0, "uint32", 3), (1, "uoffset", opcode_vec), (2, "uoffset", subgraph_vec),
+                      (3, "uoffset", description), (4, "uoffset", buffer_vec)])
+    b.Finish(model, file_identifier=b"TFL3")
+    return bytes(b.Output())
+
+
+def main():
+    here = os.path.dirname(os.path.abspath(__file__))
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--out", default=os.path.join(here, "..", "..", "Tests", "BlazeConvertTests", "Fixtures", "ops"))
+    args = parser.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    rng = np.random.default_rng(SEED)
+    for name, code in OPS.items():
+        data = one_op_model(code)
+        path = os.path.join(args.out, name + ".tflite")
+        with open(path, "wb") as f:
+            f.write(data)
+        x = rng.uniform(*RANGE, size=SHAPE).astype(np.float32)
+        corners = np.array([-3.0, 0.0, 3.0, -3.0001, -2.9999, 2.9999, 3.0001, -1e-7, 1e-7, -6, 6, -0.5, 0.5],
+                           dtype=np.float32)
+        x.reshape(-1)[: corners.size] = corners
+        interpreter = Interpreter(model_path=path, num_threads=1)
+        interpreter.allocate_tensors()
+        interpreter.set_tensor(interpreter.get_input_details()[0]["index"], x)
+        interpreter.invoke()
+        y = interpreter.get_tensor(interpreter.get_output_details()[0]["index"])
+        np.save(os.path.join(args.out, name + ".input.npy"), x)
+        np.save(os.path.join(args.out, name + ".output.npy"), y)
+        print(f"{name}: {path} ({len(data)} bytes), output range [{y.min():.4f}, {y.max():.4f}]")
+
+
+if __name__ == "__main__":
+    main()
