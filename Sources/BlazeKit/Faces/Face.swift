@@ -1,3 +1,5 @@
+import Foundation
+
 /// One detected face (ML Kit's `Face`, plus BlazeFace's score and keypoints and the mesh).
 ///
 /// All positions are in pixels of the **upright** image (after `VisionImage.orientation`);
@@ -80,4 +82,23 @@ public struct Face: Sendable, Hashable {
     public func contour(ofType type: FaceContourType) -> FaceContour? { contours.first { $0.type == type } }
     /// The BlazeFace keypoint of `type`.
     public func keypoint(ofType type: FaceKeypoint) -> FaceKeypointPosition? { keypoints.first { $0.type == type } }
+}
+
+extension Face: CustomStringConvertible {
+    /// One line: frame, score and what is set (`print(face)` used to dump every mesh point).
+    public var description: String {
+        var parts = ["frame \(frame)", "score " + String(format: "%.3f", score)]
+        if let tracking { parts.append("trackingID \(tracking)") }
+        if let eulerX, let eulerY, let eulerZ {
+            parts.append("euler x/y/z " + String(format: "%.1f/%.1f/%.1f°", eulerX, eulerY, eulerZ))
+        } else if let eulerY {
+            parts.append("euler y " + String(format: "%.1f°", eulerY))
+        }
+        if !landmarks.isEmpty { parts.append("\(landmarks.count) landmarks") }
+        if !contours.isEmpty { parts.append("\(contours.count) contours") }
+        if let mesh { parts.append("mesh \(mesh.count) points") }
+        if let smiling { parts.append("smiling " + String(format: "%.2f", smiling)) }
+        if let leftEyeOpen, let rightEyeOpen { parts.append("eyes open " + String(format: "%.2f/%.2f", leftEyeOpen, rightEyeOpen)) }
+        return "Face(" + parts.joined(separator: ", ") + ")"
+    }
 }

@@ -30,6 +30,17 @@ public struct Vision3DPoint: Sendable, Hashable, CustomStringConvertible {
 
 /// An axis-aligned rectangle in pixels of the upright image (the role of `CGRect` in ML Kit):
 /// top-left corner `(x, y)` and size. Floating point, never rounded or clamped.
+/// A width and height in pixels (`CGSize` of ML Kit's iOS API).
+public struct VisionSize: Sendable, Hashable {
+    public var width: Double
+    public var height: Double
+
+    public init(width: Double, height: Double) {
+        self.width = width
+        self.height = height
+    }
+}
+
 public struct VisionRect: Sendable, Hashable, CustomStringConvertible {
     public var x: Double
     public var y: Double
@@ -51,6 +62,8 @@ public struct VisionRect: Sendable, Hashable, CustomStringConvertible {
     public var midY: Double { y + height / 2 }
     public var origin: VisionPoint { VisionPoint(x: x, y: y) }
     public var center: VisionPoint { VisionPoint(x: midX, y: midY) }
+    /// Width and height (what ML Kit code reads as `face.frame.size.width`).
+    public var size: VisionSize { VisionSize(width: width, height: height) }
 
     /// Intersection over union with `other` (0 when they do not overlap).
     public func intersectionOverUnion(with other: VisionRect) -> Double {

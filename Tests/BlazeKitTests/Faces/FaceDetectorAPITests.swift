@@ -134,6 +134,18 @@ import Testing
         #expect(noMesh?.message.contains(BundledModel.faceLandmarksDetector.fileName) == true)
     }
 
+    /// `print(face)` is one readable line (it printed ~43,000 characters of mesh), and
+    /// `frame.size` exists as in ML Kit code (`face.frame.size.width`).
+    @Test func faceDescriptionIsOneShortLineAndFrameHasASize() throws {
+        let detector = try FaceDetector.faceDetector(options: FaceTestData.allOptions(.fast))
+        let face = try #require(try detector.results(in: FaceTestData.image("grace_hopper.jpg")).first)
+        let text = "\(face)"
+        #expect(text.hasPrefix("Face(frame "), "\(text)")
+        #expect(text.count < 300 && !text.contains("\n"), "\(text.count) characters")
+        #expect(text.contains("10 landmarks") && text.contains("15 contours") && text.contains("mesh 478 points") && text.contains("smiling"))
+        #expect(face.frame.size == VisionSize(width: face.frame.width, height: face.frame.height))
+    }
+
     @Test func noFaceGivesAnEmptyArray() throws {
         let image = try FaceTestData.image("neg_coffee.png")
         #expect(try FaceDetector.faceDetector(options: FaceTestData.allOptions()).results(in: image).isEmpty)
