@@ -11,15 +11,19 @@ import Testing
 @Suite("Short soak") struct ShortSoakTests {
     @Test func thousandFramesGrowNothing() throws {
         let bench = try #require(ProcessRunner.executable("bench"), "bench is built next to the test binary")
-        let run = try ProcessRunner.run(bench, ["--soak", "--frames", "1000", "--threads", "1", "--json"])
+        // Under a sanitizer (make sanitize sets BLAZE_SANITIZER) the child runs 5–20× slower and
+        // its resident memory is the sanitizer's (freed memory waits in quarantine), so it runs
+        // 200 frames there to check memory safety and races; the 1,000-frame soak is the normal run's.
+        let sanitized = ProcessInfo.processInfo.environment["BLAZE_SANITIZER"] != nil
+        let frames = sanitized ? 200 : 1000
+        let counted = frames - min(frames / 2, max(50, frames / 10))   // after bench's warm-up
+        let run = try ProcessRunner.run(bench, ["--soak", "--frames", String(frames), "--threads", "1", "--json"])
         #expect(!run.crashed)
         #expect(run.status == 0, "\(run.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
         let phases = try #require(object["phases"] as? [[String: Any]])
         #expect(phases.map { $0["name"] as? String } == ["faces_video_tracked", "hands_video_tracked", "hands_live_stream"])
-        // Under a sanitizer (make sanitize sets BLAZE_SANITIZER) freed memory sits in its
-        // quarantine, so resident memory is not the program's own.
-        let checkMemory = ProcessInfo.processInfo.environment["BLAZE_SANITIZER"] == nil
+        let checkMemory = !sanitized
         for phase in phases {
             let name = phase["name"] as? String ?? "?"
             let int = { (key: String) in phase[key] as? Int ?? -1 }
@@ -33,10 +37,10 @@ import Testing
             // Faces (three people) and hands (two) are found and tracked.
             #expect(int("tracking_ids") >= 1, "\(name): no tracked face or hand")
             if name == "hands_live_stream" {
-                #expect(int("accepted") + int("dropped") == 900, "\(name): every offered frame is accepted or dropped")
+                #expect(int("accepted") + int("dropped") == counted, "\(name): every offered frame is accepted or dropped")
                 #expect(int("accepted") >= 1)
             } else {
-                #expect(int("frames") == 900 && int("accepted") == 900, "\(name): 900 frames after the warm-up")
+                #expect(int("frames") == counted && int("accepted") == counted, "\(name): \(counted) frames after the warm-up")
             }
         }
     }
