@@ -88,7 +88,7 @@ enum Soak {
     /// Runs `frame(k)` for k in 0..<frames, each returning the frame's tracking IDs.
     private static func measure(_ name: String, frames: Int, sessions: () -> Int,
                                 _ frame: (Int) throws -> [Int]) throws -> Phase {
-        var phase = Phase(name: name, frames: frames, accepted: frames)
+        var phase = Phase(name: name)
         let warm = warmUp(frames)
         var samples: [Double] = []
         samples.reserveCapacity(frames)
@@ -105,6 +105,8 @@ enum Soak {
             }
         }
         phase.end(samples: samples, sessions: sessions())
+        phase.frames = samples.count
+        phase.accepted = samples.count
         phase.trackingIDs = ids.count
         return phase
     }
@@ -118,7 +120,7 @@ enum Soak {
         options.runningMode = .liveStream
         options.handLandmarkerLiveStreamDelegate = collector
         let landmarker = try HandLandmarker(options: options)
-        var phase = Phase(name: "hands_live_stream", frames: frames)
+        var phase = Phase(name: "hands_live_stream")
         let warm = warmUp(frames)
         let start = DispatchTime.now().uptimeNanoseconds
         for k in 0..<frames {
@@ -208,9 +210,7 @@ private extension Soak.Phase {
             threadsEnd = ProcessStats.threads
         }
         newThreads = ProcessStats.threadNames.filter { !threadIDsWarm.contains($0.key) }.values.sorted()
-        if frames == accepted && name != "hands_live_stream" { accepted = samples.count }
         sessionsEnd = sessions
-        if name != "hands_live_stream" { frames = samples.count }
     }
 }
 
@@ -277,11 +277,5 @@ enum ProcessStats {
         return names
     }
 
-    static var threads: Int {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
-        for line in status.split(separator: "\n") where line.hasPrefix("Threads:") {
-            return Int(line.split(separator: "\t").last?.trimmingCharacters(in: .whitespaces) ?? "") ?? 0
-        }
-        return 0
-    }
+    static var threads: Int { Int(SystemInfo.processStatus("Threads") ?? 0) }
 }

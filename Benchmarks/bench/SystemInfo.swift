@@ -13,13 +13,15 @@ enum SystemInfo {
     }
 
     /// Peak resident set size of this process (VmHWM), in MB.
-    static var peakRSSMegabytes: Double {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
-        for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
-            let kb = Double(line.split(separator: " ").dropFirst().first ?? "0") ?? 0
-            return kb / 1024
+    static var peakRSSMegabytes: Double { (processStatus("VmHWM") ?? 0) / 1024 }
+
+    /// The number of a `/proc/self/status` line (`VmHWM:    1234 kB` → 1234), nil when absent.
+    static func processStatus(_ key: String) -> Double? {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
+        for line in status.split(separator: "\n") where line.hasPrefix(key + ":") {
+            return line.dropFirst(key.count + 1).split(whereSeparator: { $0 == " " || $0 == "\t" }).first.flatMap { Double($0) }
         }
-        return 0
+        return nil
     }
 }
 

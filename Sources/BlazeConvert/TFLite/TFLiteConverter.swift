@@ -81,7 +81,7 @@ struct TFLiteConversionState {
         try checkEveryOpIsSupported()
         for (index, op) in model.operators.enumerated() {
             let code = model.operatorCodes[op.opcodeIndex]
-            let name = code.builtin == .custom ? "CUSTOM(\(code.customCode ?? ""))" : code.builtin.name
+            let name = Self.opName(code)
             do {
                 switch code.builtin {
                 case .dequantize: try foldDequantize(op)
@@ -123,12 +123,17 @@ struct TFLiteConversionState {
 
     /// One error naming every op the converter lacks, with its count and first operator index,
     /// so a model needs one run to show all that is missing (per-op parameter checks come later).
+    /// `CONV_2D`, or `CUSTOM(name)` for a custom op (as errors and `blaze-model ops` name them).
+    private static func opName(_ code: TFLiteModel.OperatorCode) -> String {
+        code.builtin == .custom ? "CUSTOM(\(code.customCode ?? ""))" : code.builtin.name
+    }
+
     private func checkEveryOpIsSupported() throws {
         var missing: [(name: String, count: Int, first: Int)] = []
         for (index, op) in model.operators.enumerated() {
             let code = model.operatorCodes[op.opcodeIndex]
             if code.builtin == .dequantize || code.builtin == .densify || TFLiteConverter.translators[code.builtin] != nil { continue }
-            let name = code.builtin == .custom ? "CUSTOM(\(code.customCode ?? ""))" : code.builtin.name
+            let name = Self.opName(code)
             if let i = missing.firstIndex(where: { $0.name == name }) {
                 missing[i].count += 1
             } else {
