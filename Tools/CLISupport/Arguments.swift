@@ -8,7 +8,7 @@ public struct UsageError: Error, CustomStringConvertible {
 /// A lone `-` is a positional value (stdin); after `--` every argument is positional (a file
 /// named `--json`). An option's value may not itself look like an option (`--annotate --json`
 /// is an error, not an annotation file called `--json`).
-public struct Arguments {
+public struct Arguments: Sendable {
     public var positional: [String] = []
     public var options: [(name: String, value: String?)] = []
 

@@ -4,20 +4,23 @@ import BlazeKit
 import Foundation
 
 /// `blaze faces` (CONTRACTS §3): ML Kit-style face detection on images, folders or a video.
-struct FacesCommand {
+struct FacesCommand: Sendable {
     static let usage = """
         usage: blaze faces [--mode fast|accurate] [--landmarks] [--contours] [--classification] [--all]
-                           [--min-face-size F] [--tracking] [--json] [--annotate PATH] (INPUT... | --video FILE.y4m|-)
+                           [--min-face-size F] [--tracking] [--json] [--annotate PATH] [--jobs N] [--progress|--no-progress]
+                           (INPUT... [--files-from FILE|-] | --video FILE|-)
         """
 
     let options: FaceDetectorOptions
     let json: Bool
     let annotatePath: String?
     let inputs: InputSpec
+    let jobs: Int
+    let arguments: Arguments
 
     init(arguments args: [String]) throws {
-        let a = try Arguments(args, valued: ["--mode", "--min-face-size", "--annotate", "--video"],
-                              flags: ["--landmarks", "--contours", "--classification", "--all", "--tracking", "--json"])
+        let a = try Arguments(args, valued: commonValuedOptions.union(["--mode", "--min-face-size"]),
+                              flags: commonFlags.union(["--landmarks", "--contours", "--classification", "--all", "--tracking"]))
         var o = FaceDetectorOptions()
         switch a.value("--mode") ?? "fast" {
         case "fast": o.performanceMode = .fast
@@ -31,32 +34,36 @@ struct FacesCommand {
         // The CLI's default is 0 (no filter); the library keeps ML Kit's 0.1.
         o.minFaceSize = Double(try floatOption(a, "--min-face-size", default: 0, range: 0...1))
         o.isTrackingEnabled = a.has("--tracking")
+        inputs = try InputSpec(arguments: a)
+        // Tracking IDs depend on the order of the images: they go one by one.
+        jobs = o.isTrackingEnabled ? 1 : try jobsOption(a, inputs: inputs)
+        if jobs > 1 { o.threadCount = 1 }
         options = o
         json = a.has("--json")
         annotatePath = a.value("--annotate")
-        inputs = try InputSpec(arguments: a)
+        arguments = a
     }
 
     /// Returns the process exit status.
     func run() throws -> Int32 {
         let detector = try FaceDetector.faceDetector(options: options)
-        return try forEachInput(inputs, annotatePath: annotatePath, command: "faces") { input, image, frame, annotation in
+        let progress = ProgressReporter(arguments: arguments, unit: inputs.isVideo ? .frames : .images)
+        return try runInputs(inputs, annotatePath: annotatePath, command: "faces", jobs: jobs, progress: progress) { input, image, frame, annotation in
             let faces = try detector.results(in: image)
             // Annotate first: an input is reported once, as a result line or as an error.
             if let annotation { try annotate(image: image, faces: faces, to: annotation) }
-            try emit(input: input, image: image, frame: frame, faces: faces)
+            return output(input: input, image: image, frame: frame, faces: faces)
         }
     }
 
-    private func emit(input: String, image: VisionImage, frame: VideoFrame?, faces: [Face]) throws {
+    private func output(input: String, image: VisionImage, frame: VideoFrame?, faces: [Face]) -> String {
         guard json else {
             let where_ = frame.map { "\(input) frame \($0.index)" } ?? input
-            try printLine("\(where_): \(faces.count) face(s)" + faces.map { String(format: " [score %.3f at %.0f,%.0f %.0f×%.0f]", $0.score, $0.frame.x, $0.frame.y, $0.frame.width, $0.frame.height) }.joined())
-            return
+            return ("\(where_): \(faces.count) face(s)" + faces.map { String(format: " [score %.3f at %.0f,%.0f %.0f×%.0f]", $0.score, $0.frame.x, $0.frame.y, $0.frame.width, $0.frame.height) }.joined())
         }
         var fields = imageFields(input: input, image: image, frame: frame)
         fields.append(("faces", .array(faces.sorted { $0.score > $1.score }.map(faceJSON))))
-        try printLine(JSON.object(fields).encoded)
+        return JSON.object(fields).encoded
     }
 
     private func faceJSON(_ face: Face) -> JSON {

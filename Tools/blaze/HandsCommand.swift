@@ -4,21 +4,24 @@ import BlazeKit
 import Foundation
 
 /// `blaze hands` (CONTRACTS §4): MediaPipe Tasks-style hand landmarks on images, folders or a video.
-struct HandsCommand {
+struct HandsCommand: Sendable {
     static let usage = """
         usage: blaze hands [--num-hands N] [--model full|lite] [--min-detection F] [--min-presence F]
-                           [--min-tracking F] [--mirrored] [--smooth] [--json] [--annotate PATH] (INPUT... | --video FILE.y4m|-)
+                           [--min-tracking F] [--mirrored] [--smooth] [--json] [--annotate PATH] [--jobs N]
+                           [--progress|--no-progress] (INPUT... [--files-from FILE|-] | --video FILE|-)
         """
 
     let options: HandLandmarkerOptions
     let json: Bool
     let annotatePath: String?
     let inputs: InputSpec
+    let jobs: Int
+    let arguments: Arguments
 
     init(arguments args: [String]) throws {
-        let a = try Arguments(args, valued: ["--num-hands", "--model", "--min-detection", "--min-presence", "--min-tracking",
-                                             "--annotate", "--video"],
-                              flags: ["--mirrored", "--smooth", "--json"])
+        let a = try Arguments(args, valued: commonValuedOptions.union(["--num-hands", "--model", "--min-detection", "--min-presence",
+                                                                       "--min-tracking"]),
+                              flags: commonFlags.union(["--mirrored", "--smooth"]))
         var o = HandLandmarkerOptions()
         if let n = a.value("--num-hands") {
             guard let v = Int(n), (1...HandLandmarkerOptions.maximumNumHands).contains(v) else {
@@ -38,28 +41,31 @@ struct HandsCommand {
         o.smoothLandmarks = a.has("--smooth")
         inputs = try InputSpec(arguments: a)
         if case .video = inputs { o.runningMode = .video }
+        jobs = try jobsOption(a, inputs: inputs)
+        if jobs > 1 { o.numThreads = 1 }
         options = o
         json = a.has("--json")
         annotatePath = a.value("--annotate")
+        arguments = a
     }
 
     func run() throws -> Int32 {
         let landmarker = try HandLandmarker(options: options)
-        return try forEachInput(inputs, annotatePath: annotatePath, command: "hands") { input, image, frame, annotation in
+        let progress = ProgressReporter(arguments: arguments, unit: inputs.isVideo ? .frames : .images)
+        return try runInputs(inputs, annotatePath: annotatePath, command: "hands", jobs: jobs, progress: progress) { input, image, frame, annotation in
             let result = try frame.map { try landmarker.detect(videoFrame: image, timestampInMilliseconds: $0.timestampMilliseconds) }
                 ?? landmarker.detect(image: image)
             // Annotate first: an input is reported once, as a result line or as an error.
             if let annotation { try annotate(image: image, result: result, to: annotation) }
-            try emit(input: input, image: image, frame: frame, result: result)
+            return output(input: input, image: image, frame: frame, result: result)
         }
     }
 
-    private func emit(input: String, image: VisionImage, frame: VideoFrame?, result: HandLandmarkerResult) throws {
+    private func output(input: String, image: VisionImage, frame: VideoFrame?, result: HandLandmarkerResult) -> String {
         guard json else {
             let where_ = frame.map { "\(input) frame \($0.index)" } ?? input
             let names = result.handedness.map { $0.first.map { "\($0.categoryName ?? "?") \(String(format: "%.2f", $0.score))" } ?? "?" }
-            try printLine("\(where_): \(result.landmarks.count) hand(s)" + (names.isEmpty ? "" : " [" + names.joined(separator: ", ") + "]"))
-            return
+            return "\(where_): \(result.landmarks.count) hand(s)" + (names.isEmpty ? "" : " [" + names.joined(separator: ", ") + "]")
         }
         var hands: [JSON] = []
         for i in result.landmarks.indices {
@@ -75,7 +81,7 @@ struct HandsCommand {
         }
         var fields = imageFields(input: input, image: image, frame: frame)
         fields.append(("hands", .array(hands)))
-        try printLine(JSON.object(fields).encoded)
+        return JSON.object(fields).encoded
     }
 
     private func annotate(image: VisionImage, result: HandLandmarkerResult, to url: URL) throws {

@@ -4,23 +4,34 @@ import BlazeImageIO
 import BlazeKit
 import Foundation
 
-/// The inputs of `blaze faces|hands`: image files and folders (recursed, sorted by path), or one
-/// video (`--video FILE.y4m` or `-` for stdin).
-enum InputSpec {
-    case images([String])
+/// The inputs of `blaze faces|hands`: image files and folders (recursed, sorted by path) and/or a
+/// streamed list of paths (`--files-from FILE|-`), or one video (`--video FILE|-`).
+enum InputSpec: Sendable {
+    case images([String], filesFrom: String?)
     case video(String)
 
     static let imageExtensions: Set<String> = ["jpg", "jpeg", "png", "ppm", "pgm", "pnm"]
 
     init(arguments: Arguments) throws {
+        let filesFrom = arguments.value("--files-from")
         if let video = arguments.value("--video") {
-            guard arguments.positional.isEmpty else { throw UsageError("give either image inputs or --video, not both") }
+            guard arguments.positional.isEmpty, filesFrom == nil else {
+                throw UsageError("give either image inputs (INPUT…, --files-from) or --video, not both")
+            }
             self = .video(video)
         } else {
-            guard !arguments.positional.isEmpty else { throw UsageError("no input: give image files or folders, or --video FILE.y4m|-") }
-            self = .images(arguments.positional)
+            guard !arguments.positional.isEmpty || filesFrom != nil else {
+                throw UsageError("no input: give image files or folders, --files-from FILE|-, or --video FILE|-")
+            }
+            if filesFrom == "-" && arguments.positional.contains("-") {
+                throw UsageError("standard input cannot be both an image (-) and the --files-from list")
+            }
+            self = .images(arguments.positional, filesFrom: filesFrom)
         }
     }
+
+    /// Whether inputs go through the parallel batch (images) or in order one by one (video).
+    var isVideo: Bool { if case .video = self { true } else { false } }
 
     /// Expands folders into their image files (recursively, following symbolic links, each folder
     /// once, sorted by path); plain paths pass through unchanged (a missing file is reported when
@@ -92,7 +103,7 @@ enum InputSpec {
 }
 
 /// Where `--annotate PATH` writes: the file itself for one input, else `PATH/<stem>.png`.
-struct AnnotationTarget {
+struct AnnotationTarget: Sendable {
     let path: String
     let isFolder: Bool
 
@@ -142,6 +153,17 @@ func imageFields(input: String, image: VisionImage, frame: VideoFrame?) -> [(Str
     return fields
 }
 
+/// The options every detection command shares (CONTRACTS §6).
+let commonValuedOptions: Set<String> = ["--annotate", "--video", "--files-from", "--jobs"]
+let commonFlags: Set<String> = ["--json", "--progress", "--no-progress"]
+
+/// `--jobs N` (default: every core); 1 for a video, whose frames go in order.
+func jobsOption(_ arguments: Arguments, inputs: InputSpec) throws -> Int {
+    guard let text = arguments.value("--jobs") else { return inputs.isVideo ? 1 : ParallelBatch.defaultJobs }
+    guard let n = Int(text), (1...1024).contains(n) else { throw UsageError("--jobs expects an integer in 1…1024, got '\(text)'") }
+    return inputs.isVideo ? 1 : n
+}
+
 /// Parses a float option within `range`.
 func floatOption(_ arguments: Arguments, _ name: String, default value: Float, range: ClosedRange<Float>) throws -> Float {
     guard let text = arguments.value(name) else { return value }
@@ -151,43 +173,106 @@ func floatOption(_ arguments: Arguments, _ name: String, default value: Float, r
     return v
 }
 
-/// Runs `process` on every input of `spec`: each image file (expanded folders) or each frame of
-/// the video, with the annotation target for it. An unreadable or failing image is reported on
-/// stderr and skipped; the others are still processed. Returns the exit status (1 if any failed).
-func forEachInput(_ spec: InputSpec, annotatePath: String?, command: String,
-                  _ process: (_ input: String, _ image: VisionImage, _ frame: VideoFrame?, _ annotation: URL?) throws -> Void) throws -> Int32 {
+/// Makes the standard-output text of one input (an image, or a frame of a video) and writes its
+/// annotation, if any. Runs in the batch's workers, so it must be safe to call from many threads.
+typealias InputProcessor = @Sendable (_ input: String, _ image: VisionImage, _ frame: VideoFrame?, _ annotation: URL?) throws -> String
+
+/// Runs `process` on every input of `spec` and writes its text to standard output, in input
+/// order: images on `jobs` workers (decoded there too), the frames of a video one by one. An
+/// unreadable or failing image is reported on stderr and skipped; the others are still processed.
+/// Returns the exit status (1 if any failed).
+func runInputs(_ spec: InputSpec, annotatePath: String?, command: String, jobs: Int, progress: ProgressReporter,
+               _ process: @escaping InputProcessor) throws -> Int32 {
     var failed = false
+    func report(_ message: String) {
+        progress.prepareForMessage()
+        printError("blaze \(command): \(message)")
+        failed = true
+    }
     switch spec {
-    case .images(let paths):
+    case .images(let paths, let filesFrom):
         let (files, problems) = InputSpec.expand(paths)
-        let annotation = try annotatePath.map { try AnnotationTarget(path: $0, inputCount: files.count) }
+        let list = try filesFrom.map { try PathListReader(path: $0) }
+        let annotation = try annotatePath.map { try AnnotationTarget(path: $0, inputCount: list == nil ? files.count : 2) }
         try annotation?.checkCollisions(files)
-        for problem in problems {
-            printError("blaze \(command): \(problem)")
-            failed = true
-        }
-        for path in files {
-            do {
-                try process(path, try ImageFile.read(path: path), nil, annotation?.url(forInput: path))
-            } catch let error as StreamWriteError {
-                throw error                      // no point in going on: nothing more can be reported
-            } catch {
-                printError("blaze \(command): \(describe(error, of: path))")
-                failed = true
+        problems.forEach(report)
+        progress.total = list == nil ? files.count : filesFrom.flatMap(PathListReader.countPaths).map { $0 + files.count }
+        let inputs = ImageInputs(files: files, list: list, annotation: annotation)
+        try ParallelBatch(jobs: jobs).forEach(inputs, transform: { input in
+            if let problem = input.problem { throw UsageError(problem) }
+            return try process(input.path, try ImageFile.read(path: input.path), nil, input.annotation)
+        }, deliver: { input, result in
+            progress.step()
+            switch result {
+            case .success(let text): try printLine(text)
+            case .failure(let error): report(describe(error, of: input.path))
+            }
+        })
+        if let list {
+            if let failure = list.failure { report(failure) }
+            if list.skippedLongLines > 0 {
+                report("--files-from \(list.name): skipped \(list.skippedLongLines) line(s) longer than \(PathListReader.maxLineLength) bytes (not paths)")
             }
         }
+        progress.finish()
     case .video(let path):
         let reader = try openVideo(path)
         let annotation = try annotatePath.map { try AnnotationTarget(path: $0, inputCount: 2) }
         do {
             while let frame = try reader.nextFrame() {
-                try process(path, frame.image, frame, annotation?.url(forInput: path, frameIndex: frame.index))
+                try printLine(try process(path, frame.image, frame, annotation?.url(forInput: path, frameIndex: frame.index)))
+                progress.step(position: Double(frame.timestampMilliseconds) / 1000)
             }
         } catch let error as BlazeError where error.context == nil {
+            progress.prepareForMessage()
             throw error.within(path == "-" ? "standard input" : path)
         }
+        progress.finish()
     }
     return failed ? 1 : 0
+}
+
+/// One image input of a batch: its path, where its annotation goes, or why it cannot be run.
+struct ImageInput: Sendable {
+    let path: String
+    let annotation: URL?
+    let problem: String?
+}
+
+/// The image inputs in order: the expanded positional files, then the `--files-from` lines as
+/// they are read. With a folder of annotations, a streamed path whose annotation name is taken
+/// becomes a problem (the positional ones were checked before the start).
+struct ImageInputs: Sequence, IteratorProtocol {
+    let files: [String]
+    let list: PathListReader?
+    let annotation: AnnotationTarget?
+    private var position = 0
+    private var annotationNames: [String: String] = [:]
+
+    init(files: [String], list: PathListReader?, annotation: AnnotationTarget?) {
+        self.files = files
+        self.list = list
+        self.annotation = annotation
+        if let annotation, annotation.isFolder, list != nil {
+            for file in files { annotationNames[annotation.url(forInput: file).lastPathComponent] = file }
+        }
+    }
+
+    mutating func next() -> ImageInput? {
+        if position < files.count {
+            defer { position += 1 }
+            return ImageInput(path: files[position], annotation: annotation?.url(forInput: files[position]), problem: nil)
+        }
+        guard let path = list?.next() else { return nil }
+        guard let annotation else { return ImageInput(path: path, annotation: nil, problem: nil) }
+        let url = annotation.url(forInput: path)
+        if let other = annotationNames[url.lastPathComponent] {
+            return ImageInput(path: path, annotation: nil,
+                              problem: "--annotate \(annotation.path): \(other) is already annotated into \(url.lastPathComponent); not processed")
+        }
+        annotationNames[url.lastPathComponent] = path
+        return ImageInput(path: path, annotation: url, problem: nil)
+    }
 }
 
 /// `path: reason` for an error of one input, naming the path once (decoder errors carry it as
