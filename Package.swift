@@ -40,6 +40,8 @@ let package = Package(
         .library(name: "BlazeModels", targets: ["BlazeModels"]),
         .library(name: "BlazeKit", targets: ["BlazeKit"]),
         .library(name: "BlazeImageIO", targets: ["BlazeImageIO"]),
+        // Video files and cameras through FFmpeg's libraries; apps that link only BlazeKit do not need FFmpeg.
+        .library(name: "BlazeVideo", targets: ["BlazeVideo"]),
         .library(name: "BlazeConvert", targets: ["BlazeConvert"]),
         .executable(name: "blaze-model", targets: ["blaze-model"]),
         .executable(name: "blaze", targets: ["blaze"]),
@@ -68,6 +70,17 @@ let package = Package(
             name: "BlazeKit",
             dependencies: ["BlazeEngine", "BlazeModels"],
             path: "Sources/BlazeKit"
+        ),
+        .systemLibrary(
+            name: "CFFmpeg",
+            path: "Sources/CFFmpeg",
+            pkgConfig: "libavformat",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev", "libavdevice-dev"])]
+        ),
+        .target(
+            name: "BlazeVideo",
+            dependencies: ["BlazeKit", "BlazeImageIO", "CFFmpeg"],
+            path: "Sources/BlazeVideo"
         ),
         .target(
             name: "BlazeImageIO",
@@ -112,7 +125,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "blaze",
-            dependencies: ["BlazeKit", "BlazeImageIO", "BlazeCLISupport"],
+            dependencies: ["BlazeKit", "BlazeImageIO", "BlazeVideo", "BlazeCLISupport"],
             path: "Tools/blaze"
         ),
         .executableTarget(

@@ -7,8 +7,16 @@ public struct VideoFrame: Sendable {
     public var image: VisionImage
     /// 0-based position in the stream.
     public var index: Int
-    /// Presentation time from the stream's frame rate (`index · 1000 / fps`, rounded down).
+    /// Presentation time in milliseconds: from the frame rate (`index · 1000 / fps`, rounded
+    /// down) for Y4M and image sequences, from the container's presentation time for
+    /// `BlazeVideo.VideoReader`.
     public var timestampMilliseconds: Int
+
+    public init(image: VisionImage, index: Int, timestampMilliseconds: Int) {
+        self.image = image
+        self.index = index
+        self.timestampMilliseconds = timestampMilliseconds
+    }
 }
 
 /// Something that yields frames one by one (`Y4MReader`, `ImageSequence.Reader`).

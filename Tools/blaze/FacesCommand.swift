@@ -8,7 +8,7 @@ struct FacesCommand: Sendable {
     static let usage = """
         usage: blaze faces [--mode fast|accurate] [--landmarks] [--contours] [--classification] [--all]
                            [--min-face-size F] [--tracking] [--json] [--annotate PATH] [--jobs N] [--progress|--no-progress]
-                           (INPUT... [--files-from FILE|-] | --video FILE|-)
+                           (INPUT... [--files-from FILE|-] | --video FILE|- | --camera DEVICE) [--max-frames N]
         """
 
     let options: FaceDetectorOptions
@@ -16,6 +16,7 @@ struct FacesCommand: Sendable {
     let annotatePath: String?
     let inputs: InputSpec
     let jobs: Int
+    let maxFrames: Int?
     let arguments: Arguments
 
     init(arguments args: [String]) throws {
@@ -41,6 +42,7 @@ struct FacesCommand: Sendable {
         options = o
         json = a.has("--json")
         annotatePath = a.value("--annotate")
+        maxFrames = try maxFramesOption(a)
         arguments = a
     }
 
@@ -48,11 +50,10 @@ struct FacesCommand: Sendable {
     func run() throws -> Int32 {
         let detector = try FaceDetector.faceDetector(options: options)
         let progress = ProgressReporter(arguments: arguments, unit: inputs.isVideo ? .frames : .images)
-        return try runInputs(inputs, annotatePath: annotatePath, command: "faces", jobs: jobs, progress: progress) { input, image, frame, annotation in
+        return try runInputs(inputs, annotatePath: annotatePath, command: "faces", jobs: jobs, maxFrames: maxFrames,
+                             progress: progress) { input, image, frame, draws in
             let faces = try detector.results(in: image)
-            // Annotate first: an input is reported once, as a result line or as an error.
-            if let annotation { try annotate(image: image, faces: faces, to: annotation) }
-            return output(input: input, image: image, frame: frame, faces: faces)
+            return (output(input: input, image: image, frame: frame, faces: faces), draws ? try drawing(image: image, faces: faces) : nil)
         }
     }
 
@@ -97,7 +98,7 @@ struct FacesCommand: Sendable {
         return .object(f)
     }
 
-    private func annotate(image: VisionImage, faces: [Face], to url: URL) throws {
+    private func drawing(image: VisionImage, faces: [Face]) throws -> Canvas {
         var canvas = try Canvas(image: image)
         let line = max(1.0, Double(max(canvas.width, canvas.height)) / 400)
         for face in faces {
@@ -118,6 +119,6 @@ struct FacesCommand: Sendable {
             canvas.drawText(label, x: Int(r.x), y: max(0, Int(r.y) - 10 * Int(line)), color: .white,
                             scale: Int(line), background: Color.black.withAlpha(160))
         }
-        try canvas.write(to: url)
+        return canvas
     }
 }

@@ -8,7 +8,7 @@ struct HandsCommand: Sendable {
     static let usage = """
         usage: blaze hands [--num-hands N] [--model full|lite] [--min-detection F] [--min-presence F]
                            [--min-tracking F] [--mirrored] [--smooth] [--json] [--annotate PATH] [--jobs N]
-                           [--progress|--no-progress] (INPUT... [--files-from FILE|-] | --video FILE|-)
+                           [--progress|--no-progress] (INPUT... [--files-from FILE|-] | --video FILE|- | --camera DEVICE) [--max-frames N]
         """
 
     let options: HandLandmarkerOptions
@@ -16,6 +16,7 @@ struct HandsCommand: Sendable {
     let annotatePath: String?
     let inputs: InputSpec
     let jobs: Int
+    let maxFrames: Int?
     let arguments: Arguments
 
     init(arguments args: [String]) throws {
@@ -40,24 +41,24 @@ struct HandsCommand: Sendable {
         o.mirrored = a.has("--mirrored")
         o.smoothLandmarks = a.has("--smooth")
         inputs = try InputSpec(arguments: a)
-        if case .video = inputs { o.runningMode = .video }
+        if inputs.isVideo { o.runningMode = .video }
         jobs = try jobsOption(a, inputs: inputs)
         if jobs > 1 { o.numThreads = 1 }
         options = o
         json = a.has("--json")
         annotatePath = a.value("--annotate")
+        maxFrames = try maxFramesOption(a)
         arguments = a
     }
 
     func run() throws -> Int32 {
         let landmarker = try HandLandmarker(options: options)
         let progress = ProgressReporter(arguments: arguments, unit: inputs.isVideo ? .frames : .images)
-        return try runInputs(inputs, annotatePath: annotatePath, command: "hands", jobs: jobs, progress: progress) { input, image, frame, annotation in
+        return try runInputs(inputs, annotatePath: annotatePath, command: "hands", jobs: jobs, maxFrames: maxFrames,
+                             progress: progress) { input, image, frame, draws in
             let result = try frame.map { try landmarker.detect(videoFrame: image, timestampInMilliseconds: $0.timestampMilliseconds) }
                 ?? landmarker.detect(image: image)
-            // Annotate first: an input is reported once, as a result line or as an error.
-            if let annotation { try annotate(image: image, result: result, to: annotation) }
-            return output(input: input, image: image, frame: frame, result: result)
+            return (output(input: input, image: image, frame: frame, result: result), draws ? try drawing(image: image, result: result) : nil)
         }
     }
 
@@ -84,7 +85,7 @@ struct HandsCommand: Sendable {
         return JSON.object(fields).encoded
     }
 
-    private func annotate(image: VisionImage, result: HandLandmarkerResult, to url: URL) throws {
+    private func drawing(image: VisionImage, result: HandLandmarkerResult) throws -> Canvas {
         var canvas = try Canvas(image: image)
         let w = Double(canvas.width), h = Double(canvas.height)
         let line = max(1.0, max(w, h) / 400)
@@ -99,6 +100,6 @@ struct HandsCommand: Sendable {
                                 color: .white, scale: Int(line), background: Color.black.withAlpha(160))
             }
         }
-        try canvas.write(to: url)
+        return canvas
     }
 }

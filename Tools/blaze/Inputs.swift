@@ -9,19 +9,21 @@ import Foundation
 enum InputSpec: Sendable {
     case images([String], filesFrom: String?)
     case video(String)
+    case camera(String)
 
     static let imageExtensions: Set<String> = ["jpg", "jpeg", "png", "ppm", "pgm", "pnm"]
 
     init(arguments: Arguments) throws {
         let filesFrom = arguments.value("--files-from")
-        if let video = arguments.value("--video") {
-            guard arguments.positional.isEmpty, filesFrom == nil else {
-                throw UsageError("give either image inputs (INPUT…, --files-from) or --video, not both")
+        let video = arguments.value("--video"), camera = arguments.value("--camera")
+        if video != nil || camera != nil {
+            guard arguments.positional.isEmpty, filesFrom == nil, video == nil || camera == nil else {
+                throw UsageError("give one kind of input: images (INPUT…, --files-from), --video or --camera")
             }
-            self = .video(video)
+            self = video.map { .video($0) } ?? .camera(camera!)
         } else {
             guard !arguments.positional.isEmpty || filesFrom != nil else {
-                throw UsageError("no input: give image files or folders, --files-from FILE|-, or --video FILE|-")
+                throw UsageError("no input: give image files or folders, --files-from FILE|-, --video FILE|- or --camera DEVICE")
             }
             if filesFrom == "-" && arguments.positional.contains("-") {
                 throw UsageError("standard input cannot be both an image (-) and the --files-from list")
@@ -30,8 +32,8 @@ enum InputSpec: Sendable {
         }
     }
 
-    /// Whether inputs go through the parallel batch (images) or in order one by one (video).
-    var isVideo: Bool { if case .video = self { true } else { false } }
+    /// Whether inputs are frames in order (video, camera) rather than independent images.
+    var isVideo: Bool { if case .images = self { false } else { true } }
 
     /// Expands folders into their image files (recursively, following symbolic links, each folder
     /// once, sorted by path); plain paths pass through unchanged (a missing file is reported when
@@ -138,11 +140,6 @@ struct AnnotationTarget: Sendable {
     }
 }
 
-/// Iterates the frames of a `.y4m` file or stdin.
-func openVideo(_ path: String) throws -> Y4MReader {
-    path == "-" ? try Y4MReader(fileHandle: FileHandle.standardInput) : try Y4MReader(path: path)
-}
-
 /// Common JSON fields of one output line.
 func imageFields(input: String, image: VisionImage, frame: VideoFrame?) -> [(String, JSON)] {
     var fields: [(String, JSON)] = [("image", .string(input)), ("width", .int(image.uprightWidth)), ("height", .int(image.uprightHeight))]
@@ -154,7 +151,7 @@ func imageFields(input: String, image: VisionImage, frame: VideoFrame?) -> [(Str
 }
 
 /// The options every detection command shares (CONTRACTS §6).
-let commonValuedOptions: Set<String> = ["--annotate", "--video", "--files-from", "--jobs"]
+let commonValuedOptions: Set<String> = ["--annotate", "--video", "--camera", "--files-from", "--jobs", "--max-frames"]
 let commonFlags: Set<String> = ["--json", "--progress", "--no-progress"]
 
 /// `--jobs N` (default: every core); 1 for a video, whose frames go in order.
@@ -162,6 +159,13 @@ func jobsOption(_ arguments: Arguments, inputs: InputSpec) throws -> Int {
     guard let text = arguments.value("--jobs") else { return inputs.isVideo ? 1 : ParallelBatch.defaultJobs }
     guard let n = Int(text), (1...1024).contains(n) else { throw UsageError("--jobs expects an integer in 1…1024, got '\(text)'") }
     return inputs.isVideo ? 1 : n
+}
+
+/// `--max-frames N`: stop a video or camera after N frames.
+func maxFramesOption(_ arguments: Arguments) throws -> Int? {
+    guard let text = arguments.value("--max-frames") else { return nil }
+    guard let n = Int(text), n >= 1 else { throw UsageError("--max-frames expects a positive integer, got '\(text)'") }
+    return n
 }
 
 /// Parses a float option within `range`.
@@ -173,15 +177,16 @@ func floatOption(_ arguments: Arguments, _ name: String, default value: Float, r
     return v
 }
 
-/// Makes the standard-output text of one input (an image, or a frame of a video) and writes its
-/// annotation, if any. Runs in the batch's workers, so it must be safe to call from many threads.
-typealias InputProcessor = @Sendable (_ input: String, _ image: VisionImage, _ frame: VideoFrame?, _ annotation: URL?) throws -> String
+/// Makes the standard-output text of one input (an image, or a frame of a video) and, when
+/// `draws` is true, its annotated picture. Runs in the batch's workers, so it must be safe to
+/// call from many threads.
+typealias InputProcessor = @Sendable (_ input: String, _ image: VisionImage, _ frame: VideoFrame?, _ draws: Bool) throws -> (String, Canvas?)
 
 /// Runs `process` on every input of `spec` and writes its text to standard output, in input
 /// order: images on `jobs` workers (decoded there too), the frames of a video one by one. An
 /// unreadable or failing image is reported on stderr and skipped; the others are still processed.
 /// Returns the exit status (1 if any failed).
-func runInputs(_ spec: InputSpec, annotatePath: String?, command: String, jobs: Int, progress: ProgressReporter,
+func runInputs(_ spec: InputSpec, annotatePath: String?, command: String, jobs: Int, maxFrames: Int?, progress: ProgressReporter,
                _ process: @escaping InputProcessor) throws -> Int32 {
     var failed = false
     func report(_ message: String) {
@@ -200,7 +205,10 @@ func runInputs(_ spec: InputSpec, annotatePath: String?, command: String, jobs: 
         let inputs = ImageInputs(files: files, list: list, annotation: annotation)
         try ParallelBatch(jobs: jobs).forEach(inputs, transform: { input in
             if let problem = input.problem { throw UsageError(problem) }
-            return try process(input.path, try ImageFile.read(path: input.path), nil, input.annotation)
+            let (text, canvas) = try process(input.path, try ImageFile.read(path: input.path), nil, input.annotation != nil)
+            // Annotate first: an input is reported once, as a result line or as an error.
+            if let canvas, let url = input.annotation { try canvas.write(to: url) }
+            return text
         }, deliver: { input, result in
             progress.step()
             switch result {
@@ -215,19 +223,8 @@ func runInputs(_ spec: InputSpec, annotatePath: String?, command: String, jobs: 
             }
         }
         progress.finish()
-    case .video(let path):
-        let reader = try openVideo(path)
-        let annotation = try annotatePath.map { try AnnotationTarget(path: $0, inputCount: 2) }
-        do {
-            while let frame = try reader.nextFrame() {
-                try printLine(try process(path, frame.image, frame, annotation?.url(forInput: path, frameIndex: frame.index)))
-                progress.step(position: Double(frame.timestampMilliseconds) / 1000)
-            }
-        } catch let error as BlazeError where error.context == nil {
-            progress.prepareForMessage()
-            throw error.within(path == "-" ? "standard input" : path)
-        }
-        progress.finish()
+    case .video, .camera:
+        if try runFrames(spec, annotatePath: annotatePath, command: command, maxFrames: maxFrames, progress: progress, process) { failed = true }
     }
     return failed ? 1 : 0
 }

@@ -42,7 +42,7 @@ final class ProgressReporter {
     /// Writes the final figures (and ends the redrawn line).
     func finish(position: Double? = nil) {
         guard isEnabled else { return }
-        draw(status(position: position, now: Date()))
+        draw(status(position: position, now: Date(), final: true))
         if isTerminal { write("\n") }
         lineShown = false
     }
@@ -56,7 +56,7 @@ final class ProgressReporter {
 
     /// The status text: `120/240 images · 85.3 images/s · elapsed 0:01 · ETA 0:01` or
     /// `300 frames · 41.0 frames/s · 0:10/0:30 · elapsed 0:07`.
-    func status(position: Double?, now: Date) -> String {
+    func status(position: Double?, now: Date, final: Bool = false) -> String {
         let elapsed = now.timeIntervalSince(started)
         let rate = elapsed > 0 ? Double(done) / elapsed : 0
         let name = unit == .images ? "images" : "frames"
@@ -65,12 +65,15 @@ final class ProgressReporter {
             parts.append(duration.map { "\(Self.clock(position))/\(Self.clock($0))" } ?? Self.clock(position))
         }
         parts.append("elapsed \(Self.clock(elapsed))")
-        if let total, rate > 0, done < total {
-            parts.append("ETA \(Self.clock(Double(total - done) / rate))")
-        } else if let duration, let position, rate > 0, position > 0, position < duration {
-            parts.append("ETA \(Self.clock(elapsed * (duration - position) / position))")
-        }
+        if !final, let eta = eta(elapsed: elapsed, rate: rate, position: position) { parts.append("ETA \(Self.clock(eta))") }
         return "blaze: " + parts.joined(separator: " · ")
+    }
+
+    /// Seconds left, from the images left or the media time left, at the rate so far.
+    private func eta(elapsed: Double, rate: Double, position: Double?) -> Double? {
+        if let total, rate > 0, done < total { return Double(total - done) / rate }
+        if let duration, let position, position > 0, position < duration { return elapsed * (duration - position) / position }
+        return nil
     }
 
     /// `m:ss` or `h:mm:ss`.
