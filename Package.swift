@@ -157,6 +157,12 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
+            name: "BlazeVideoTests",
+            dependencies: ["BlazeVideo", "BlazeImageIO", "BlazeKit", "BlazeEngine", "BlazeTestSupport"],
+            path: "Tests/BlazeVideoTests",
+            exclude: ["Fixtures"]
+        ),
+        .testTarget(
             name: "BlazeConvertTests",
             dependencies: ["BlazeEngine", "BlazeConvert", "BlazeModels", "BlazeTestSupport"],
             path: "Tests/BlazeConvertTests",

@@ -42,11 +42,19 @@ public enum ProcessRunner {
         process.standardError = err
         process.standardInput = input
         try process.run()
-        if let stdin { input.fileHandleForWriting.write(stdin) }
-        try? input.fileHandleForWriting.close()
-        // Drain both pipes concurrently so a chatty child cannot block on a full pipe.
+        // Feed stdin and drain both pipes concurrently, so that a child writing while it still
+        // reads cannot block on a full pipe.
         let errBox = DataBox()
         let group = DispatchGroup()
+        group.enter()
+        let writer = input.fileHandleForWriting
+        // A child that exits without reading all of stdin must not kill the test run with SIGPIPE.
+        signal(SIGPIPE, SIG_IGN)
+        DispatchQueue.global().async {
+            if let stdin { try? writer.write(contentsOf: stdin) }
+            try? writer.close()
+            group.leave()
+        }
         group.enter()
         DispatchQueue.global().async {
             errBox.data = err.fileHandleForReading.readDataToEndOfFile()

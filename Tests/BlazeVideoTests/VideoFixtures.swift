@@ -1,0 +1,33 @@
+import BlazeTestSupport
+import Foundation
+
+/// The clips of Fixtures/, made by Tools/fixtures/video/make_video_clips.sh from the committed
+/// test photos. Each `<clip>.y4m` is the ffmpeg program's own decode of `<clip>` (display matrix
+/// applied) and each `<clip>.pts.json` is ffprobe's list of its frames' presentation times: both
+/// independent of BlazeVideo.
+enum VideoFixtures {
+    static let folder = RepoPaths.root.appendingPathComponent("Tests/BlazeVideoTests/Fixtures")
+    static let faceClips = ["faces_h264.mp4", "faces_vp9.webm", "faces_mpeg4.mkv"]
+
+    static func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+
+    /// ffprobe's presentation times of `clip`'s frames in milliseconds, rounded down.
+    static func presentationMilliseconds(_ clip: String) throws -> [Int] {
+        let data = try Data(contentsOf: folder.appendingPathComponent(clip + ".pts.json"))
+        let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+        let frames = object?["frames"] as? [[String: Any]] ?? []
+        return frames.compactMap { ($0["best_effort_timestamp_time"] as? String).flatMap(Double.init) }
+            .map { Int(($0 * 1000 + 1e-6).rounded(.down)) }
+    }
+}
+
+/// Scratch space removed by the test that made it.
+struct ScratchFolder {
+    let url: URL
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("blaze-video-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+    func remove() { try? FileManager.default.removeItem(at: url) }
+}
