@@ -3,7 +3,7 @@
 SHELL := /bin/bash
 DEBS := libopenblas-dev libturbojpeg0-dev libpng-dev pkg-config libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libavdevice-dev
 
-.PHONY: deps demo test bench models sanitize fuzz fuzz-list
+.PHONY: deps demo test bench models sanitize fuzz fuzz-list example-spark
 
 deps:
 	@missing=""; for p in $(DEBS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -52,6 +52,11 @@ fuzz: deps
 bench: deps
 	@swift build -c release --product bench 1>&2
 	@$$(swift build -c release --show-bin-path)/bench $(ARGS)
+
+# blaze over many images with Spark (examples/spark/), in local mode here: installs PySpark into
+# .build/spark-venv (network, Java 17), checks one output line per input. Not part of `make test`.
+example-spark: deps
+	@examples/spark/run_local.sh
 
 # Re-create Models/bkm from Models/sources (see Models/README.md).
 models:

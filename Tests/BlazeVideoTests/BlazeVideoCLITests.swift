@@ -107,6 +107,7 @@ struct BlazeVideoCLITests {
         defer { scratch.remove() }
         let cases: [([String], String)] = [
             (["--video", VideoFixtures.path("not_a_video.mp4")], "cannot open as a video"),
+            (["--video", VideoFixtures.path("unknown_codec.mkv")], "no decoder"),
             (["--video", scratch.path("missing.webm")], "No such file"),
             (["--camera", "/dev/video-blaze-missing"], "no camera"),
             (["--camera", "/dev/null"], "/dev/null"),

@@ -87,6 +87,8 @@ struct VideoReaderTests {
             let error = #expect(throws: BlazeError.self) { try VideoReader(path: path) }
             #expect(error?.description.contains(needle) == true, "\(path): \(String(describing: error))")
         }
+        let unknown = #expect(throws: BlazeError.self) { try VideoReader(path: VideoFixtures.path("unknown_codec.mkv")) }
+        #expect(unknown?.kind == .unsupported)
         try Data(repeating: 0, count: 0).write(to: scratch.url.appendingPathComponent("empty.mkv"))
         #expect(throws: BlazeError.self) { try VideoReader(path: scratch.path("empty.mkv")) }
     }
