@@ -16,7 +16,7 @@ interleave the two sides; each side's figure is its best round. Both sides' face
 printed next to the rates, so a speed-up that loses detections shows.
 
 `--rss`: peak RSS of `blaze faces --files-from LIST` with 100 and with 10 000 listed paths (the
-folder's files repeated), the memory bound of CONTRACTS §6 (≤ 100-path figure + 20 MB).
+folder's files repeated), the memory bound the issue sets (≤ 100-path figure + 20 MB).
 
 Needs `pip install mediapipe==0.10.21` (it brings opencv-contrib-python and numpy) and a release
 build of `blaze` (`swift build -c release --product blaze`).

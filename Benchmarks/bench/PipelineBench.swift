@@ -3,7 +3,7 @@ import BlazeImageIO
 import BlazeKit
 import Foundation
 
-/// The whole-pipeline entries of `bench` (CONTRACTS §5), on the committed inputs in
+/// The whole-pipeline entries of `bench` (docs/cli.md), on the committed inputs in
 /// Benchmarks/Resources (640-px copies of two test photos, see its README):
 /// - `faces_fast`, `faces_accurate`, `faces_all`: `FaceDetector.results(in:)` on three_people;
 /// - `hands_image`: `HandLandmarker.detect(image:)`, numHands 2, on woman_sitting_street;

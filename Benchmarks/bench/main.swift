@@ -4,7 +4,7 @@ import Foundation
 
 // bench: per bundled model, latency of one inference (median/min/p90), load time and heap
 // allocations per inference; peak RSS. Human-readable table by default; `--json` prints exactly
-// one JSON object on stdout (CONTRACTS §5). Progress and hints go to stderr.
+// one JSON object on stdout (docs/cli.md). Progress and hints go to stderr.
 
 func stderrLine(_ s: String) { FileHandle.standardError.write(Data((s + "\n").utf8)) }
 

@@ -4,7 +4,7 @@ import BlazeVideo
 import Foundation
 import Testing
 
-/// `blaze faces|hands --video` on the committed clips (CONTRACTS §6). The reference for a clip is
+/// `blaze faces|hands --video` on the committed clips (docs/cli.md). The reference for a clip is
 /// `blaze --video -` fed the ffmpeg program's own decode of it as YUV4MPEG2 (`<clip>.y4m`, what
 /// `ffmpeg -i clip -f yuv4mpegpipe - | blaze … --video -` gives): the same decoded frames, so the
 /// same JSON but for `image`. Timestamps are checked against ffprobe's presentation times.
@@ -53,6 +53,13 @@ struct BlazeVideoCLITests {
         }
         #expect(a.compactMap { $0["timestampMs"] as? Int } == (try VideoFixtures.presentationMilliseconds(clip)))
         #expect(a.allSatisfy { $0["image"] as? String == VideoFixtures.path(clip) })
+
+        // The same .y4m as a file goes through Y4MReader, not FFmpeg: the same lines again.
+        let file = try lines(try blaze(command + ["--json", "--video", VideoFixtures.path(clip + ".y4m")]).stdout)
+        #expect(file.count == 8)
+        for (x, y) in zip(file, b) {
+            #expect(try comparable(x, dropping: ["image"]) == comparable(y, dropping: ["image"]), "\(clip).y4m frame \(x["frameIndex"] ?? "?")")
+        }
     }
 
     @Test func aPhoneClipIsUprightLikeItsAutorotatedFrames() throws {

@@ -1,6 +1,6 @@
 /// A JSON value with ordered object keys, so JSON Lines output follows the documented field order.
 /// Non-finite numbers cannot be represented: build fields with `JSON.finite(_:)` and leave out
-/// the ones that return nil (CONTRACTS: never NaN or infinity).
+/// the ones that return nil (docs/cli.md: never NaN or infinity).
 public indirect enum JSON: Sendable {
     case int(Int)
     case float(Float)

@@ -3,7 +3,7 @@ import BlazeConvert
 import BlazeEngine
 import Foundation
 
-// blaze-model: convert, inspect and run BlazeKit models (CONTRACTS §2).
+// blaze-model: convert, inspect and run BlazeKit models (docs/cli.md).
 //   blaze-model convert IN.tflite -o OUT.bkm
 //   blaze-model convert IN.task --output-dir DIR
 //   blaze-model inspect M.bkm [--json]

@@ -3,7 +3,7 @@ import BlazeImageIO
 import BlazeKit
 import Foundation
 
-/// `blaze faces` (CONTRACTS §3): ML Kit-style face detection on images, folders or a video.
+/// `blaze faces` (docs/cli.md): ML Kit-style face detection on images, folders or a video.
 struct FacesCommand: Sendable {
     static let usage = """
         usage: blaze faces [--mode fast|accurate] [--landmarks] [--contours] [--classification] [--all]

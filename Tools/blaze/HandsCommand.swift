@@ -3,7 +3,7 @@ import BlazeImageIO
 import BlazeKit
 import Foundation
 
-/// `blaze hands` (CONTRACTS §4): MediaPipe Tasks-style hand landmarks on images, folders or a video.
+/// `blaze hands` (docs/cli.md): MediaPipe Tasks-style hand landmarks on images, folders or a video.
 struct HandsCommand: Sendable {
     static let usage = """
         usage: blaze hands [--num-hands N] [--model full|lite] [--min-detection F] [--min-presence F]

@@ -150,7 +150,7 @@ func imageFields(input: String, image: VisionImage, frame: VideoFrame?) -> [(Str
     return fields
 }
 
-/// The options every detection command shares (CONTRACTS §6).
+/// The options every detection command shares (docs/cli.md).
 let commonValuedOptions: Set<String> = ["--annotate", "--video", "--camera", "--files-from", "--jobs", "--max-frames"]
 let commonFlags: Set<String> = ["--json", "--progress", "--no-progress"]
 

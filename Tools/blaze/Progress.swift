@@ -2,7 +2,7 @@ import BlazeCLISupport
 import BlazeEngine
 import Foundation
 
-/// Progress on standard error (CONTRACTS §6): shown when stderr is a terminal or with
+/// Progress on standard error (docs/cli.md): shown when stderr is a terminal or with
 /// `--progress`, never with `--no-progress`, never on standard output.
 ///
 /// On a terminal one line is redrawn in place (at most 10 times a second); otherwise (`--progress`

@@ -3,7 +3,7 @@ import BlazeEngine
 import Foundation
 
 // blaze: face detection (ML Kit style) and hand landmarks (MediaPipe Tasks style) from the
-// command line. CONTRACTS §3 and §4 fix the flags and the JSON Lines output.
+// command line. docs/cli.md describes the flags and the JSON Lines output.
 
 let usage = "usage: blaze faces … | blaze hands … | blaze --version   (blaze faces --help, blaze hands --help)\n\n"
     + FacesCommand.usage + "\n" + HandsCommand.usage

@@ -11,6 +11,6 @@ for stem in face_detection_short_range face_detection_full_range_sparse palm_det
 done
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 "$bin" convert Models/sources/face_landmarker.task --output-dir "$tmp"
-# face_detector.tflite inside the bundle is the short-range net, not shipped twice (CONTRACTS §1).
+# face_detector.tflite inside the bundle is the short-range net, not shipped twice (Models/README.md).
 cp "$tmp/face_landmarks_detector.bkm" "$tmp/face_blendshapes.bkm" Models/bkm/
 (cd Models/bkm && sha256sum *.bkm)

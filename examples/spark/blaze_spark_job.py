@@ -11,7 +11,7 @@ Two kinds of input:
   (`binaryFiles`); each partition writes its images to a local temporary folder on the executor,
   runs blaze on them, and puts the store's URI back into each line's "image" field.
 
-Output: the JSON Lines of CONTRACTS §3/§4, one line per readable image, written with
+Output: the JSON Lines of docs/cli.md, one line per readable image, written with
 `saveAsTextFile(OUTPUT)` (one part file per partition, in partition order). Unreadable images
 give no line (blaze reports them on the executor's stderr).
 
@@ -74,7 +74,7 @@ def main():
     ap.add_argument("--blaze", default="blaze", help="the blaze executable on every executor")
     ap.add_argument("--partitions", type=int, default=None)
     ap.add_argument("--jobs-per-task", type=int, default=1, help="blaze --jobs inside one Spark task")
-    ap.add_argument("command", nargs=argparse.REMAINDER, help="faces|hands and their options (CONTRACTS §3/§4)")
+    ap.add_argument("command", nargs=argparse.REMAINDER, help="faces|hands and their options (docs/cli.md)")
     args = ap.parse_args()
     if not args.command or args.command[0] not in ("faces", "hands"):
         ap.error("give the blaze command after the options: faces … or hands …")

@@ -4,7 +4,7 @@ import BlazeTestSupport
 import Foundation
 import Testing
 
-/// `blaze-model convert | inspect | run` as CONTRACTS §2 fixes them, driven as a user would:
+/// `blaze-model convert | inspect | run` as docs/cli.md describes them, driven as a user would:
 /// the built executable in a child process. Expected numbers come from the LiteRT parity
 /// fixtures (Tools/parity/make_parity_fixtures.py).
 @Suite("blaze-model command line")

@@ -48,7 +48,7 @@ struct BundledModelFilesTests {
             let committed = try Data(contentsOf: RepoPaths.bundledModels.appendingPathComponent(stem + ".bkm"))
             #expect(fresh == committed, "\(stem).bkm differs from a fresh conversion")
         }
-        // The bundle's face detector is the short-range net (CONTRACTS §1: not shipped twice).
+        // The bundle's face detector is the short-range net (Models/README.md: not shipped twice).
         let detector = try Model(contentsOf: dir.appendingPathComponent("face_detector.bkm"))
         let shortRange = try BundledModel.faceDetectionShortRange.load()
         #expect(detector.graph.nodes == shortRange.graph.nodes)
@@ -63,7 +63,7 @@ struct BundledModelFilesTests {
         #expect(relative <= 0.005, "\(stem): \(model.flops) FLOPs vs published \(published)")
     }
 
-    /// face_landmark.tflite (mesh v1) is convertible but not bundled (CONTRACTS §1); it must
+    /// face_landmark.tflite (mesh v1) is convertible but not bundled (Models/README.md); it must
     /// still match LiteRT (fixtures from Tools/parity/make_parity_fixtures.py).
     @Test("mesh v1 converts and matches LiteRT")
     func meshV1Parity() throws {

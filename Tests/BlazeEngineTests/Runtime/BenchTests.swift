@@ -3,7 +3,7 @@ import Testing
 @testable import BlazeEngine
 
 /// `bench` in a child process (it is built by `swift test`, next to the test binary): the JSON of
-/// CONTRACTS §5, zero heap allocations per inference after warm-up (glibc mtrace, counted by
+/// docs/cli.md, zero heap allocations per inference after warm-up (glibc mtrace, counted by
 /// bench's own child process), and OpenBLAS core selection with and without `OPENBLAS_CORETYPE`.
 @Suite(.serialized) struct BenchTests {
     static var benchURL: URL? {

@@ -2,7 +2,7 @@ import BlazeTestSupport
 import Foundation
 import Testing
 
-/// `blaze faces|hands` batches (CONTRACTS §6): `--jobs`, `--files-from`, progress on stderr only.
+/// `blaze faces|hands` batches (docs/cli.md): `--jobs`, `--files-from`, progress on stderr only.
 /// Inputs are the committed test photos (Tests/Fixtures/testdata, provenance in its SOURCES.md).
 /// The reference for `--jobs N` is the same command with `--jobs 1` (one image at a time, the
 /// path every other CLI test checks against MediaPipe's outputs): results must not depend on it.

@@ -2,7 +2,7 @@ import BlazeTestSupport
 import Foundation
 import Testing
 
-/// `blaze faces` / `blaze hands` as CONTRACTS §3/§4 fix them, run as a child process on the
+/// `blaze faces` / `blaze hands` as docs/cli.md describes them, run as a child process on the
 /// committed test photos (Tests/Fixtures/testdata, provenance in its SOURCES.md). Expected face
 /// and hand counts and labels come from the MediaPipe 0.10.21 reference JSON there.
 @Suite("blaze command line")
