@@ -36,7 +36,7 @@ sanitize: deps
 	  swift test -c release --sanitize=address --scratch-path .build/asan
 
 # libFuzzer harnesses (Fuzz/): `make fuzz-list`; `make fuzz TARGET=fuzz-zip SECONDS=60`.
-FUZZ_TARGETS := fuzz-bkm fuzz-tflite fuzz-zip fuzz-image fuzz-y4m fuzz-npy
+FUZZ_TARGETS := fuzz-bkm fuzz-tflite fuzz-zip fuzz-image fuzz-y4m fuzz-npy fuzz-video
 fuzz-list:
 	@for t in $(FUZZ_TARGETS); do echo $$t; done
 

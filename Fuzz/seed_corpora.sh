@@ -5,7 +5,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 corpus="$root/Fuzz/Corpus"
-mkdir -p "$corpus"/{fuzz-bkm,fuzz-tflite,fuzz-zip,fuzz-image,fuzz-y4m,fuzz-npy}
+mkdir -p "$corpus"/{fuzz-bkm,fuzz-tflite,fuzz-zip,fuzz-image,fuzz-y4m,fuzz-npy,fuzz-video}
 
 # Images: the decoder fixtures (every JPEG/PNG/PNM variant), at most 64 KB each.
 find "$root/Tests/BlazeImageIOTests/Fixtures"/{jpeg,png,pnm} -type f -size -64k -exec cp {} "$corpus/fuzz-image/" \;
@@ -15,6 +15,8 @@ find "$root/Tests/BlazeConvertTests/Fixtures/zip" -name '*.zip' -size -64k -exec
 printf 'YUV4MPEG2 W4 H2 F30:1 C420jpeg\nFRAME\n' > "$corpus/fuzz-y4m/c420.y4m"
 head -c 12 /dev/zero | tr '\0' '\200' >> "$corpus/fuzz-y4m/c420.y4m"
 printf 'YUV4MPEG2 W2 H2 F25:1 Cmono XCOLORRANGE=FULL\nFRAME\n\001\002\003\004FRAME\n\005\006\007\010' > "$corpus/fuzz-y4m/mono.y4m"
+# Video: the small committed clips (H.264/MP4, VP9/WebM, MPEG-4/Matroska, a rotated MP4, damaged files).
+find "$root/Tests/BlazeVideoTests/Fixtures" -type f \( -name '*.mp4' -o -name '*.webm' -o -name '*.mkv' \) -size -64k -exec cp {} "$corpus/fuzz-video/" \;
 # TFLite: the smallest bundled source model (the only TFLite files in the repository).
 cp "$root/Models/sources/face_detection_short_range.tflite" "$corpus/fuzz-tflite/"
 # .bkm and .npy: generated (Fuzz/Seeds).

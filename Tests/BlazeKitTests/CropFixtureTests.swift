@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// Crops against OpenCV references made by `Tools/fixtures/images/make_crop_fixtures.py`
-/// (cvtColor + getPerspectiveTransform + warpPerspective driven as PIPELINES.md §S1, OpenCV 4.14).
+/// (cvtColor + getPerspectiveTransform + warpPerspective driven as docs/pipelines.md §S1, OpenCV 4.14).
 ///
 /// Tolerance: every value equal, except at sample positions within 0.001/32 px of a 1/32-pixel
 /// rounding tie (where OpenCV's double-precision matrix noise decides the rounding); at most

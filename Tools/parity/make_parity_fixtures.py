@@ -28,7 +28,7 @@ Cases per net:
       centred on the box of detection 0 in ``<stem>.face_detection_short_range.json``,
       side = 1.5 × the longer box side (pixels), resized with Pillow BILINEAR;
       crop areas outside the photo are black (pixel value 0);
-    - face_blendshapes (1×146×2): built exactly as PIPELINES.md §5.5 from the 478
+    - face_blendshapes (1×146×2): built exactly as docs/pipelines.md §5.5 from the 478
       ``landmarks_xyz`` of face 0 in ``<stem>.face_landmarker.json``: the 146 listed
       indices, row = (float32(x)·W, float32(y)·H) in float32 pixels, z unused.
       Its ``random`` case is points uniform in [0, 500].
@@ -131,7 +131,7 @@ MODELS = {
 HAND_CROP_SCALE = 2.0
 FACE_CROP_SCALE = 1.5
 
-# PIPELINES.md §5.5: the 146 mesh indices fed to the blendshape net, in this order.
+# docs/pipelines.md §5.5: the 146 mesh indices fed to the blendshape net, in this order.
 BLENDSHAPE_INDICES = [
     0, 1, 4, 5, 6, 7, 8, 10, 13, 14, 17, 21, 33, 37, 39, 40, 46, 52, 53, 54,
     55, 58, 61, 63, 65, 66, 67, 70, 78, 80, 81, 82, 84, 87, 88, 91, 93, 95, 103, 105,
@@ -254,7 +254,7 @@ def photo_case(spec, stem, shape, images_dir, reference_dir):
         pts[:, 0] = sel[:, 0] * np.float32(W)
         pts[:, 1] = sel[:, 1] * np.float32(H)
         x = pts.reshape(tuple(shape)).astype(np.float32)
-        desc = (f"PIPELINES.md 5.5 input from face 0 landmarks_xyz of {ref_name} "
+        desc = (f"docs/pipelines.md 5.5 input from face 0 landmarks_xyz of {ref_name} "
                 f"(image {W}x{H}): 146 indices, (float32(x)*W, float32(y)*H) pixels")
         return dict(name=f"photo_{stem}", description=desc, source_image=image_file, input=x)
 

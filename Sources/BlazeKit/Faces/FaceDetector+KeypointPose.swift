@@ -8,7 +8,7 @@ extension FaceDetector {
     static let noseDepthToHalfEyeDistance = 1.308
 
     /// Head Euler angles from the 6 BlazeFace keypoints (pixels), used when no mesh ran for a
-    /// face. ML Kit signs (PIPELINES.md §5.3); no X (pitch) estimate.
+    /// face. ML Kit signs (docs/pipelines.md §5.3); no X (pitch) estimate.
     ///
     /// * Z (roll) = the angle of the eye line, right eye (keypoint 0) → left eye (1), positive
     ///   counter-clockwise on screen: `degrees(atan2(−Δy, Δx))` = −degrees(S6 rotation).

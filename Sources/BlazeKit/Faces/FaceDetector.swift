@@ -3,7 +3,7 @@ import Dispatch
 import Foundation
 
 /// Detects faces in still images or video frames, with ML Kit's iOS Face Detection API on
-/// MediaPipe's nets (PIPELINES.md §3–§5):
+/// MediaPipe's nets (docs/pipelines.md §3–§5):
 ///
 /// ```swift
 /// var options = FaceDetectorOptions()

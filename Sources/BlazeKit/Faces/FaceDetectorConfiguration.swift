@@ -1,4 +1,4 @@
-/// The fixed numbers of the two BlazeFace variants (PIPELINES.md §3) and of the mesh chain
+/// The fixed numbers of the two BlazeFace variants (docs/pipelines.md §3) and of the mesh chain
 /// (§4.1 Tasks, §7.1).
 struct FaceDetectorConfiguration: Sendable {
     let mode: FaceDetectorPerformanceMode

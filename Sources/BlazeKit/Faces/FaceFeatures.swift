@@ -15,7 +15,7 @@ public struct FaceLandmark: Sendable, Hashable {
     }
 }
 
-/// ML Kit's 15 face contour types (133 points in all), in the order of PIPELINES.md §5.2.
+/// ML Kit's 15 face contour types (133 points in all), in the order of docs/pipelines.md §5.2.
 /// "Left"/"right" are the subject's. Raw values are the `blaze faces --json` names.
 public enum FaceContourType: String, Sendable, Hashable, CaseIterable {
     case face, leftEyebrowTop, leftEyebrowBottom, rightEyebrowTop, rightEyebrowBottom, leftEye, rightEye,

@@ -1,7 +1,7 @@
-/// Index tables that turn the 478-point mesh into ML Kit's features (PIPELINES.md §5.2, §5.5).
+/// Index tables that turn the 478-point mesh into ML Kit's features (docs/pipelines.md §5.2, §5.5).
 
 extension FaceContourType {
-    /// Mesh indices of this contour, in ML Kit order (PIPELINES.md §5.2, PROPOSAL): FACE starts
+    /// Mesh indices of this contour, in ML Kit order (docs/pipelines.md §5.2, PROPOSAL): FACE starts
     /// at the forehead top and runs clockwise on screen; eyes start at the corner with the
     /// smaller image x and run clockwise (upper lid first); eyebrows, lips and the nose bottom run
     /// from image-left to image-right.
@@ -29,7 +29,7 @@ extension FaceContourType {
 }
 
 extension FaceLandmarkType {
-    /// Mesh indices whose mean is this landmark (PIPELINES.md §5.2, PROPOSAL): the eyes are the
+    /// Mesh indices whose mean is this landmark (docs/pipelines.md §5.2, PROPOSAL): the eyes are the
     /// mean of their 16 contour points; every other landmark is one mesh point (ears 454 / 234).
     public var meshIndices: [Int] {
         switch self {
@@ -47,7 +47,7 @@ extension FaceLandmarkType {
     }
 }
 
-/// The blendshape net's input: these 146 mesh indices, in this order (PIPELINES.md §5.5).
+/// The blendshape net's input: these 146 mesh indices, in this order (docs/pipelines.md §5.5).
 let blendshapeLandmarkIndices: [Int] = [
     0, 1, 4, 5, 6, 7, 8, 10, 13, 14, 17, 21, 33, 37, 39, 40, 46, 52, 53, 54,
     55, 58, 61, 63, 65, 66, 67, 70, 78, 80, 81, 82, 84, 87, 88, 91, 93, 95, 103, 105,
@@ -59,7 +59,7 @@ let blendshapeLandmarkIndices: [Int] = [
     472, 473, 474, 475, 476, 477,
 ]
 
-/// The 52 blendshape category names in output order (PIPELINES.md §5.5; `_neutral` included).
+/// The 52 blendshape category names in output order (docs/pipelines.md §5.5; `_neutral` included).
 public let faceBlendshapeNames: [String] = [
     "_neutral", "browDownLeft", "browDownRight", "browInnerUp", "browOuterUpLeft", "browOuterUpRight",
     "cheekPuff", "cheekSquintLeft", "cheekSquintRight",
@@ -74,7 +74,7 @@ public let faceBlendshapeNames: [String] = [
     "mouthUpperUpRight", "noseSneerLeft", "noseSneerRight",
 ]
 
-/// ML Kit's classification from the 52 blendshape scores (PIPELINES.md §5.5, PROPOSAL).
+/// ML Kit's classification from the 52 blendshape scores (docs/pipelines.md §5.5, PROPOSAL).
 /// "Left" is the subject's left in both naming schemes.
 struct FaceClassification: Sendable, Hashable {
     var smiling: Double

@@ -9,7 +9,7 @@ struct FaceNets: Sendable {
     let blendshapes: Model?
     let threadCount: Int?
 
-    /// Loads only what `options` need (PIPELINES.md §3, §7.1) and checks the tensor shapes the
+    /// Loads only what `options` need (docs/pipelines.md §3, §7.1) and checks the tensor shapes the
     /// pipeline relies on.
     init(options: FaceDetectorOptions, modelDirectory: URL?) throws {
         let detectorModel: BundledModel = options.performanceMode == .fast ? .faceDetectionShortRange : .faceDetectionFullRangeSparse

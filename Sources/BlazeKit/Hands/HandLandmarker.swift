@@ -2,7 +2,7 @@ import BlazeEngine
 import Dispatch
 import Foundation
 
-/// Finds hands and their 21 landmarks (MediaPipe Tasks' HandLandmarker, PIPELINES.md §6, Tasks
+/// Finds hands and their 21 landmarks (MediaPipe Tasks' HandLandmarker, docs/pipelines.md §6, Tasks
 /// flavour): a palm detector proposes hand regions, the hand landmark net runs on each.
 ///
 /// ```swift

@@ -72,7 +72,7 @@ public struct HandLandmarkerOptions: Sendable {
     /// they are mirrored (`.upMirrored` …): those are un-mirrored before the nets see them.
     public var mirrored = false
     /// One-Euro smoothing of the (image) landmarks in `.video` and `.liveStream` mode, per tracked
-    /// hand, with `smoothingParameters` (PIPELINES.md S12). Lowers frame-to-frame jitter; the first
+    /// hand, with `smoothingParameters` (docs/pipelines.md S12). Lowers frame-to-frame jitter; the first
     /// frame of a hand is returned unchanged. Tracking uses the unsmoothed landmarks, so the hands
     /// found are the same with and without it. Ignored in `.image` mode.
     public var smoothLandmarks = false

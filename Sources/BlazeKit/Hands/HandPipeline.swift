@@ -1,7 +1,7 @@
 import BlazeEngine
 import Foundation
 
-/// The per-frame stages of MediaPipe Tasks' HandLandmarker graph (PIPELINES.md §6), stateless:
+/// The per-frame stages of MediaPipe Tasks' HandLandmarker graph (docs/pipelines.md §6), stateless:
 /// palm detection → hand ROIs, and the landmark net on one ROI. Tracking lives in `HandTracker`.
 struct HandPipeline: Sendable {
     let models: HandModels

@@ -1,6 +1,6 @@
 import BlazeEngine
 
-/// The state a video / live-stream landmarker carries from frame to frame (PIPELINES.md §6.6),
+/// The state a video / live-stream landmarker carries from frame to frame (docs/pipelines.md §6.6),
 /// plus the tracking IDs (§5.4 proposal) and the per-hand One-Euro smoothers (S12).
 struct HandTracker {
     /// Next-frame ROIs of the hands kept in the previous frame, with their IDs.

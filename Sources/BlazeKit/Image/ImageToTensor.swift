@@ -9,7 +9,7 @@ public enum BorderMode: String, Sendable, Hashable, CaseIterable {
     case replicate
 }
 
-/// Parameters of the image → tensor stage (PIPELINES.md §S1).
+/// Parameters of the image → tensor stage (docs/pipelines.md §S1).
 public struct ImageToTensorOptions: Sendable, Hashable {
     /// Tensor width TW and height TH in pixels.
     public var width: Int
@@ -144,7 +144,7 @@ extension VisionImage {
     }
 }
 
-/// MediaPipe's `GetRotatedSubRectToRectTransformMatrix` (PIPELINES.md S1 step 7): the 4×4
+/// MediaPipe's `GetRotatedSubRectToRectTransformMatrix` (docs/pipelines.md S1 step 7): the 4×4
 /// row-major matrix from normalized coordinates of a rotated sub-rect (centre, size in pixels)
 /// to normalized image coordinates, in the C++ Float32 operation order.
 func rotatedSubRectToRectMatrix(centerX e: Float, centerY f: Float, width a: Float, height b: Float, rotation: Float,

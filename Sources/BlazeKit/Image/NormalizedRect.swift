@@ -1,6 +1,6 @@
 /// A rotated rectangle in normalized coordinates of the **upright** image (MediaPipe's
 /// `NormalizedRect`): centre and size divided by the upright width W and height H, rotation in
-/// radians, positive = clockwise on screen (PIPELINES.md §1.1). A rect that is square in pixels
+/// radians, positive = clockwise on screen (docs/pipelines.md §1.1). A rect that is square in pixels
 /// has `width·W == height·H`.
 public struct NormalizedRect: Sendable, Hashable {
     public var xCenter: Float

@@ -16,7 +16,7 @@ import Foundation
 /// Pixel coordinates: origin at the top-left of the stored pixels, pixel centres at integers.
 /// Detectors see the image through `orientation` and report results in the **upright** image's
 /// coordinates (`uprightWidth × uprightHeight`) — unlike MediaPipe Tasks' `rotationDegrees`
-/// option (PIPELINES.md §6.8), whose results are in the stored image's coordinates.
+/// option (docs/pipelines.md §6.8), whose results are in the stored image's coordinates.
 public struct VisionImage: Sendable {
     public typealias Orientation = ImageOrientation
 

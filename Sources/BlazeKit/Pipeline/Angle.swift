@@ -1,6 +1,6 @@
 import Foundation
 
-/// MediaPipe's `NormalizeRadians` (PIPELINES.md §1.1): `a − 2π·floor((a + π)/(2π))`, in [−π, π).
+/// MediaPipe's `NormalizeRadians` (docs/pipelines.md §1.1): `a − 2π·floor((a + π)/(2π))`, in [−π, π).
 ///
 /// Evaluated in Double and rounded to Float once, like the C++ original, whose `M_PI` promotes
 /// the float argument. Used by every rotation in the pipelines (S6, S9).

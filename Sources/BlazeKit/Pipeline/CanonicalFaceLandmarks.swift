@@ -1,5 +1,5 @@
 /// The 33 landmarks of MediaPipe's canonical face model that carry a Procrustes weight
-/// (PIPELINES.md §5.3, from `modules/face_geometry/data/geometry_pipeline_metadata_landmarks.pbtxt`).
+/// (docs/pipelines.md §5.3, from `modules/face_geometry/data/geometry_pipeline_metadata_landmarks.pbtxt`).
 /// All other mesh vertices have weight 0 and do not influence the pose. Positions in cm,
 /// right-handed, y up, z towards the viewer.
 let canonicalFaceLandmarks: [(index: Int, x: Double, y: Double, z: Double, weight: Double)] = [

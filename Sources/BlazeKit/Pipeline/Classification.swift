@@ -1,4 +1,4 @@
-/// PIPELINES.md S10: presence flags and binary classification.
+/// docs/pipelines.md S10: presence flags and binary classification.
 
 /// Presence test of `ThresholdingCalculator`: present iff `score > threshold` (strictly).
 @inlinable
@@ -25,7 +25,7 @@ public func binaryClassification(probability p: Float, labels: (String, String))
                   : ClassificationCategory(index: 1, score: q, categoryName: labels.1)
 }
 
-/// How the hand model's handedness output is named (PIPELINES.md §6.5). The probability `p`
+/// How the hand model's handedness output is named (docs/pipelines.md §6.5). The probability `p`
 /// (output `Identity_2`) is the same in both; only the names of index 0 and 1 differ.
 public enum HandednessConvention: Sendable, Hashable {
     /// MediaPipe Tasks: index 0 = "Right", 1 = "Left" — the anatomical hand of a non-mirrored

@@ -1,4 +1,4 @@
-/// One detector result (MediaPipe `Detection` with a `RELATIVE_BOUNDING_BOX`, PIPELINES.md §1.1).
+/// One detector result (MediaPipe `Detection` with a `RELATIVE_BOUNDING_BOX`, docs/pipelines.md §1.1).
 ///
 /// Coordinates are normalized: by the tensor size straight out of S3 and S4, by the image size
 /// after S5. They are never clamped and may fall slightly outside [0, 1]. The label is always 0
@@ -48,13 +48,13 @@ public struct Detection: Sendable, Hashable {
     }
 }
 
-/// BlazeFace keypoint indices (PIPELINES.md §3). "Right"/"left" are the *subject's* sides: the
+/// BlazeFace keypoint indices (docs/pipelines.md §3). "Right"/"left" are the *subject's* sides: the
 /// right eye is on the image left of a non-mirrored photo.
 public enum FaceKeypoint: Int, Sendable, CaseIterable {
     case rightEye = 0, leftEye, noseTip, mouthCenter, rightEarTragion, leftEarTragion
 }
 
-/// Palm detector keypoint indices (PIPELINES.md §6.1).
+/// Palm detector keypoint indices (docs/pipelines.md §6.1).
 public enum PalmKeypoint: Int, Sendable, CaseIterable {
     case wristCenter = 0, indexMCP, middleMCP, ringMCP, pinkyMCP, thumbCMC, thumbMCP
 }

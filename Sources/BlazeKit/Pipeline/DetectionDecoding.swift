@@ -2,7 +2,7 @@ import BlazeEngine
 import Foundation
 
 /// Options of MediaPipe's `TensorsToDetectionsCalculator` for the SSD detectors here
-/// (PIPELINES.md S3). Fixed for all three models and therefore not options: box layout
+/// (docs/pipelines.md S3). Fixed for all three models and therefore not options: box layout
 /// `x, y, w, h` (`reverse_output_order`), box offset 0, keypoints from coordinate 4 as `(x, y)`
 /// pairs, sigmoid scores, no exponential on w/h, one class.
 public struct DetectionDecoderOptions: Sendable, Hashable {
@@ -11,7 +11,7 @@ public struct DetectionDecoderOptions: Sendable, Hashable {
     public var keypointCount: Int
     /// `x_scale = y_scale = w_scale = h_scale`: the tensor size in pixels.
     public var scale: Float
-    /// Keep a detection iff `score >= minScore` (PIPELINES.md §1.2).
+    /// Keep a detection iff `score >= minScore` (docs/pipelines.md §1.2).
     public var minScore: Float
     /// Logits are clamped to ±this before the sigmoid (`score_clipping_thresh`).
     public var scoreClippingThreshold: Float
@@ -29,7 +29,7 @@ public struct DetectionDecoderOptions: Sendable, Hashable {
     public static let faceShortRange = DetectionDecoderOptions(coordinatesPerAnchor: 16, keypointCount: 6,
                                                                scale: 128, minScore: 0.5)
     /// BlazeFace full range: 16 coordinates, 6 keypoints, S = 192, threshold **0.6** — the value
-    /// the legacy graph really uses even when 0.5 is requested (PIPELINES.md §3 note). Tasks
+    /// the legacy graph really uses even when 0.5 is requested (docs/pipelines.md §3 note). Tasks
     /// passes `min_detection_confidence` (default 0.5) instead.
     public static let faceFullRange = DetectionDecoderOptions(coordinatesPerAnchor: 16, keypointCount: 6,
                                                               scale: 192, minScore: 0.6)
@@ -45,11 +45,11 @@ public struct DetectionDecoderOptions: Sendable, Hashable {
     }
 }
 
-/// The sigmoid `1 / (1 + exp(−x))` in Float32 (PIPELINES.md §1.2).
+/// The sigmoid `1 / (1 + exp(−x))` in Float32 (docs/pipelines.md §1.2).
 @inlinable
 public func sigmoid(_ x: Float) -> Float { 1 / (1 + exp(-x)) }
 
-/// PIPELINES.md S3: raw SSD outputs → detections in normalized *tensor* coordinates, in
+/// docs/pipelines.md S3: raw SSD outputs → detections in normalized *tensor* coordinates, in
 /// ascending anchor order, dropping `score < minScore` and boxes with negative or NaN size.
 ///
 /// - Parameters:

@@ -1,4 +1,4 @@
-/// PIPELINES.md S5: detections from normalized tensor coordinates back to the image.
+/// docs/pipelines.md S5: detections from normalized tensor coordinates back to the image.
 extension Detection {
     /// `DetectionProjectionCalculator`: projects every keypoint and the four box corners with
     /// the 4×4 row-major S1 projection matrix (`matrix.count == 16`) and takes the

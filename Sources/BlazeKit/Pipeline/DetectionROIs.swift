@@ -1,4 +1,4 @@
-/// ROIs derived from detector outputs (PIPELINES.md §3, §4.1, §6.2). All take detections in
+/// ROIs derived from detector outputs (docs/pipelines.md §3, §4.1, §6.2). All take detections in
 /// normalized *image* coordinates (after S5).
 
 /// Which MediaPipe flavour's face-mesh ROI to build (§4.1).

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Which keypoints define a rect's rotation and the angle they should have (PIPELINES.md S6):
+/// Which keypoints define a rect's rotation and the angle they should have (docs/pipelines.md S6):
 /// `rotation = normalizeRadians(targetAngle − atan2(−(y1 − y0), x1 − x0))` with the keypoints in
 /// pixels.
 public struct RotationVector: Sendable, Hashable {
@@ -34,7 +34,7 @@ public struct RotationVector: Sendable, Hashable {
 }
 
 extension NormalizedRect {
-    /// PIPELINES.md S6 (`DetectionsToRectsCalculator`): the detection's box as a rect
+    /// docs/pipelines.md S6 (`DetectionsToRectsCalculator`): the detection's box as a rect
     /// (`xc = xmin + width/2`, …), rotated per `rotation` (nil: rotation 0). The image size is
     /// needed because the angle is measured in pixels.
     ///
@@ -53,7 +53,7 @@ extension NormalizedRect {
                   width: box.width, height: box.height, rotation: angle)
     }
 
-    /// The all-zero rect the Tasks palm graph emits for "no palms" (PIPELINES.md §6.3); equal
+    /// The all-zero rect the Tasks palm graph emits for "no palms" (docs/pipelines.md §6.3); equal
     /// to MediaPipe's no-tensor sentinel.
     public static let allZero = NormalizedRect(xCenter: 0, yCenter: 0, width: 0, height: 0, rotation: 0)
 }

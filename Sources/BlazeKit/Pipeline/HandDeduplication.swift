@@ -1,6 +1,6 @@
 import Foundation
 
-/// PIPELINES.md S11, Tasks `HandLandmarksDeduplicationCalculator`: indices of the hands to keep,
+/// docs/pipelines.md S11, Tasks `HandLandmarksDeduplicationCalculator`: indices of the hands to keep,
 /// in their original order.
 ///
 /// Hand `i` is dropped when an already *retained* hand `j` has at least 10 of the 21 landmarks

@@ -1,6 +1,6 @@
 import BlazeEngine
 
-/// The hand landmark model's outputs for one ROI, decoded (PIPELINES.md §6.4, §6.5).
+/// The hand landmark model's outputs for one ROI, decoded (docs/pipelines.md §6.4, §6.5).
 public struct DecodedHand: Sendable, Hashable {
     /// 21 landmarks, normalized to the image (S8 with normalize_z 0.4, rect path).
     public var landmarks: [NormalizedLandmark]

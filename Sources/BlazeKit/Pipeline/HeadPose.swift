@@ -1,6 +1,6 @@
 import Foundation
 
-/// MediaPipe's facial transformation matrix and ML Kit-style Euler angles (PIPELINES.md §5.3).
+/// MediaPipe's facial transformation matrix and ML Kit-style Euler angles (docs/pipelines.md §5.3).
 public struct FacePose: Sendable, Hashable {
     /// The 4×4 pose matrix, row-major: `[s·R | t]` mapping the canonical face model (cm,
     /// right-handed, y up) into the camera space (camera looks along −z), bottom row 0 0 0 1.
@@ -10,7 +10,7 @@ public struct FacePose: Sendable, Hashable {
     public var eulerAngles: HeadEulerAngles
 }
 
-/// ML Kit's head Euler angles in degrees (PIPELINES.md §5.3 PROPOSAL), from
+/// ML Kit's head Euler angles in degrees (docs/pipelines.md §5.3 PROPOSAL), from
 /// `R = Rz(roll)·Ry(yaw)·Rx(pitch)` of the pose rotation.
 public struct HeadEulerAngles: Sendable, Hashable {
     /// −pitch: positive = the face looks up.
@@ -45,7 +45,7 @@ public struct HeadEulerAngles: Sendable, Hashable {
 private let verticalFieldOfViewDegrees = 63.0
 private let nearPlane = 1.0
 
-/// PIPELINES.md §5.3: the facial transformation matrix from face mesh landmarks (MediaPipe's
+/// docs/pipelines.md §5.3: the facial transformation matrix from face mesh landmarks (MediaPipe's
 /// `geometry_pipeline.cc`, screen-to-metric conversion with two Procrustes scale iterations),
 /// computed in Double.
 ///

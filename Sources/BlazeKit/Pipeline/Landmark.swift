@@ -14,7 +14,7 @@ public struct NormalizedLandmark: Sendable, Hashable {
 }
 
 /// A metric landmark in metres (the hand model's world landmarks): origin near the hand's
-/// geometric centre, x right, y down, z with the sign of image z (PIPELINES.md §6.4).
+/// geometric centre, x right, y down, z with the sign of image z (docs/pipelines.md §6.4).
 public struct WorldLandmark: Sendable, Hashable {
     public var x: Float
     public var y: Float

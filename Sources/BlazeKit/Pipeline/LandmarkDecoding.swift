@@ -1,7 +1,7 @@
 import BlazeEngine
 import Foundation
 
-/// Options of MediaPipe's `TensorsToLandmarksCalculator` (PIPELINES.md S8 step 1).
+/// Options of MediaPipe's `TensorsToLandmarksCalculator` (docs/pipelines.md S8 step 1).
 public struct LandmarkDecoderOptions: Sendable, Hashable {
     public var landmarkCount: Int
     /// Tensor size in pixels (`input_image_width/height`).
@@ -25,7 +25,7 @@ public struct LandmarkDecoderOptions: Sendable, Hashable {
     public static let faceMeshV2 = LandmarkDecoderOptions(landmarkCount: 478, tensorWidth: 256, tensorHeight: 256)
 }
 
-/// PIPELINES.md S8 step 1: `landmarkCount` triples `(x, y, z)` in tensor pixels → normalized
+/// docs/pipelines.md S8 step 1: `landmarkCount` triples `(x, y, z)` in tensor pixels → normalized
 /// tensor coordinates: `x/TW`, `y/TH`, `z/TW/normalizeZ`. Values beyond the first
 /// `3·landmarkCount` are ignored (MediaPipe reads `count / landmarkCount` values per landmark
 /// and uses the first three).
@@ -50,7 +50,7 @@ public func decodeLandmarks(_ raw: [Float], options: LandmarkDecoderOptions) thr
     try raw.withUnsafeBufferPointer { try decodeLandmarks($0, options: options) }
 }
 
-/// PIPELINES.md S8 step 2 (`LandmarkLetterboxRemovalCalculator`): padding as fractions of the
+/// docs/pipelines.md S8 step 2 (`LandmarkLetterboxRemovalCalculator`): padding as fractions of the
 /// tensor size; z is rescaled like x.
 public func removeLetterbox(from landmarks: [NormalizedLandmark], left: Float, top: Float,
                             right: Float, bottom: Float) -> [NormalizedLandmark] {
@@ -58,7 +58,7 @@ public func removeLetterbox(from landmarks: [NormalizedLandmark], left: Float, t
     return landmarks.map { NormalizedLandmark(x: ($0.x - left) / sx, y: ($0.y - top) / sy, z: $0.z / sx) }
 }
 
-/// PIPELINES.md S8 step 3, *rect path* (`LandmarkProjectionCalculator` with `NORM_RECT`; legacy
+/// docs/pipelines.md S8 step 3, *rect path* (`LandmarkProjectionCalculator` with `NORM_RECT`; legacy
 /// pipelines, Tasks hands): rotate `(x − 0.5, y − 0.5)` by the rect's rotation, scale by its
 /// size, add its centre; `Z = z·rect.width`. Exact for ROIs that are square in pixels.
 public func projectLandmarks(_ landmarks: [NormalizedLandmark], onto rect: NormalizedRect) -> [NormalizedLandmark] {
@@ -71,7 +71,7 @@ public func projectLandmarks(_ landmarks: [NormalizedLandmark], onto rect: Norma
     }
 }
 
-/// PIPELINES.md S8 step 3, *matrix path* (Tasks face landmarks): project `(x, y)` with the 4×4
+/// docs/pipelines.md S8 step 3, *matrix path* (Tasks face landmarks): project `(x, y)` with the 4×4
 /// row-major matrix (`projectionMatrix(for:imageWidth:imageHeight:)` of the ROI); `Z = z·zs`
 /// with `zs` the length of the projected unit x-segment.
 public func projectLandmarks(_ landmarks: [NormalizedLandmark], matrix: [Float]) -> [NormalizedLandmark] {
@@ -88,7 +88,7 @@ public func projectLandmarks(_ landmarks: [NormalizedLandmark], matrix: [Float])
     }
 }
 
-/// PIPELINES.md S8 step 4 (`WorldLandmarkProjectionCalculator`): world landmarks
+/// docs/pipelines.md S8 step 4 (`WorldLandmarkProjectionCalculator`): world landmarks
 /// (`3·count` floats, metres) rotated in x/y by the ROI rotation; z unchanged; no translation.
 ///
 /// - Throws: `BlazeError(.shapeMismatch)` when `raw.count != 3·count`.
@@ -105,7 +105,7 @@ public func decodeWorldLandmarks(_ raw: UnsafeBufferPointer<Float>, count: Int, 
 
 /// The 4×4 row-major matrix from normalized ROI coordinates to normalized image coordinates
 /// for `rect` on a W×H image, without letterbox (MediaPipe's
-/// `GetRotatedSubRectToRectTransformMatrix`, PIPELINES.md S1 step 7; Float32 in the C++ order).
+/// `GetRotatedSubRectToRectTransformMatrix`, docs/pipelines.md S1 step 7; Float32 in the C++ order).
 public func projectionMatrix(for rect: NormalizedRect, imageWidth: Int, imageHeight: Int) -> [Float] {
     let iw = Float(imageWidth), ih = Float(imageHeight)
     return rotatedSubRectToRectMatrix(centerX: rect.xCenter * iw, centerY: rect.yCenter * ih, width: rect.width * iw,

@@ -1,4 +1,4 @@
-/// PIPELINES.md S12: the Tasks FaceLandmarker's landmark smoothing (`LandmarksSmoothingCalculator`
+/// docs/pipelines.md S12: the Tasks FaceLandmarker's landmark smoothing (`LandmarksSmoothingCalculator`
 /// with a One-Euro filter), used only for one face in VIDEO / LIVE_STREAM mode.
 ///
 /// Every axis of every landmark has its own `OneEuroFilter`, run on pixel coordinates

@@ -1,6 +1,6 @@
 import Foundation
 
-/// PIPELINES.md S9: landmarks → the next frame's ROI.
+/// docs/pipelines.md S9: landmarks → the next frame's ROI.
 
 /// `LandmarksToDetectionCalculator`: a detection whose box bounds *all* landmarks and whose
 /// keypoints are the landmarks' `(x, y)`. Score 0 (MediaPipe leaves it unset).
@@ -90,14 +90,14 @@ public func handRect(fromLandmarks landmarks: [NormalizedLandmark], imageWidth: 
                           rotation: rotation)
 }
 
-/// The next frame's hand ROI (PIPELINES.md S9 hand): `handRect` then scale 2, shift_y −0.1,
+/// The next frame's hand ROI (docs/pipelines.md S9 hand): `handRect` then scale 2, shift_y −0.1,
 /// square_long.
 public func handROI(fromLandmarks landmarks: [NormalizedLandmark], imageWidth: Int, imageHeight: Int) -> NormalizedRect {
     RectTransformation.handFromLandmarks.apply(to: handRect(fromLandmarks: landmarks, imageWidth: imageWidth, imageHeight: imageHeight),
                                                imageWidth: imageWidth, imageHeight: imageHeight)
 }
 
-/// The next frame's face mesh ROI (PIPELINES.md S9 face, §4.1): bounding box of all
+/// The next frame's face mesh ROI (docs/pipelines.md S9 face, §4.1): bounding box of all
 /// landmarks, rotation 33 → 263, scale 1.5, square_long.
 public func faceMeshROI(fromLandmarks landmarks: [NormalizedLandmark], imageWidth: Int, imageHeight: Int) -> NormalizedRect {
     RectTransformation.faceMesh.apply(to: faceRect(fromLandmarks: landmarks, imageWidth: imageWidth, imageHeight: imageHeight),

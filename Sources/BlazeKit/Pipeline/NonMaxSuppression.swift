@@ -1,4 +1,4 @@
-/// The two algorithms of MediaPipe's `NonMaxSuppressionCalculator` (PIPELINES.md S4).
+/// The two algorithms of MediaPipe's `NonMaxSuppressionCalculator` (docs/pipelines.md S4).
 public enum NonMaxSuppressionAlgorithm: Sendable, Hashable {
     /// "Blending": every kept detection is the score-weighted mean of the detections that
     /// overlap it (`IoU > threshold`, itself included). Used by all pipelines here.
@@ -8,7 +8,7 @@ public enum NonMaxSuppressionAlgorithm: Sendable, Hashable {
     case plain
 }
 
-/// PIPELINES.md S4: non-max suppression with IoU overlap, "overlapping" meaning `IoU > threshold`.
+/// docs/pipelines.md S4: non-max suppression with IoU overlap, "overlapping" meaning `IoU > threshold`.
 ///
 /// Detections are ordered by descending score first (a stable sort: exactly equal scores keep
 /// their input order, which MediaPipe's `std::sort` leaves unspecified). The output is in

@@ -31,7 +31,7 @@ struct LowPassFilter: Sendable, Hashable {
     }
 }
 
-/// The One-Euro filter of one scalar signal (PIPELINES.md S12; util/filtering/one_euro_filter.cc),
+/// The One-Euro filter of one scalar signal (docs/pipelines.md S12; util/filtering/one_euro_filter.cc),
 /// in Double like MediaPipe, with Float32 low-pass state.
 ///
 /// Timestamps are in nanoseconds. Quirks kept from MediaPipe: a timestamp ≤ the previous one

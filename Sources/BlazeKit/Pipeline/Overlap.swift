@@ -1,5 +1,5 @@
 /// Intersection over union as MediaPipe's `OverlapSimilarity(INTERSECTION_OVER_UNION)` and
-/// `CalculateIou` compute it (PIPELINES.md S4, S11), on boxes given by min and max corners.
+/// `CalculateIou` compute it (docs/pipelines.md S4, S11), on boxes given by min and max corners.
 ///
 /// Boxes are closed intervals: boxes that do not touch, or either box being empty
 /// (`min > max` on an axis), give 0; touching boxes give 0 through a zero intersection; a
@@ -16,7 +16,7 @@ func overlapIoU(_ a: (xmin: Float, ymin: Float, xmax: Float, ymax: Float),
 }
 
 extension Detection.BoundingBox {
-    /// IoU with `other` (PIPELINES.md S4); 0 for disjoint or touching boxes.
+    /// IoU with `other` (docs/pipelines.md S4); 0 for disjoint or touching boxes.
     public func intersectionOverUnion(with other: Detection.BoundingBox) -> Float {
         overlapIoU((xmin, ymin, xmax, ymax), (other.xmin, other.ymin, other.xmax, other.ymax))
     }
@@ -30,7 +30,7 @@ extension NormalizedRect {
         return (xmin, ymin, xmin + width, ymin + height)
     }
 
-    /// IoU of the two rects' unrotated boxes (PIPELINES.md S11); IoU is invariant to the
+    /// IoU of the two rects' unrotated boxes (docs/pipelines.md S11); IoU is invariant to the
     /// W/H scaling, so normalized coordinates are used directly.
     public func intersectionOverUnion(with other: NormalizedRect) -> Float {
         overlapIoU(axisAlignedBox, other.axisAlignedBox)

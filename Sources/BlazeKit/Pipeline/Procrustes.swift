@@ -90,7 +90,7 @@ struct Matrix3: Sendable, Hashable {
 }
 
 /// Weighted orthogonal Procrustes with scale (MediaPipe `procrustes_solver.cc`,
-/// PIPELINES.md §5.3 "WP"): finds `s·R` and `t` minimizing `Σ wᵢ |s·R·srcᵢ + t − dstᵢ|²`.
+/// docs/pipelines.md §5.3 "WP"): finds `s·R` and `t` minimizing `Σ wᵢ |s·R·srcᵢ + t − dstᵢ|²`.
 /// Returns nil where MediaPipe's solver fails (too small weights, design matrix or scale).
 func weightedOrthogonalProcrustes(source: [SIMD3<Double>], target: [SIMD3<Double>], weights: [Double])
     -> (rotationAndScale: Matrix3, translation: SIMD3<Double>)? {

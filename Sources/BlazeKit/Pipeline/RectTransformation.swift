@@ -1,6 +1,6 @@
 import Foundation
 
-/// MediaPipe's `RectTransformationCalculator` options (PIPELINES.md S7): shift the centre along
+/// MediaPipe's `RectTransformationCalculator` options (docs/pipelines.md S7): shift the centre along
 /// the rect's own axes, optionally square it on its longer side (in pixels), then scale.
 /// The rotation passes through unchanged.
 public struct RectTransformation: Sendable, Hashable {

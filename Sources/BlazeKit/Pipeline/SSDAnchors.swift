@@ -13,7 +13,7 @@ public struct SSDAnchor: Sendable, Hashable {
 }
 
 /// Options of MediaPipe's `SsdAnchorsCalculator` that matter with `fixed_anchor_size = true`
-/// (PIPELINES.md S2). The other options of the three models (min_scale 0.1484375, max_scale
+/// (docs/pipelines.md S2). The other options of the three models (min_scale 0.1484375, max_scale
 /// 0.75, anchor offsets 0.5, aspect_ratios [1.0]) only influence anchor sizes, which are fixed.
 public struct SSDAnchorOptions: Sendable, Hashable {
     /// Network input size in pixels.

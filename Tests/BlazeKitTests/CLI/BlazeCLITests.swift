@@ -70,7 +70,7 @@ struct BlazeCLITests {
                     "leftEyeOpenProbability", "rightEyeOpenProbability", "trackingID"] {
             #expect(face[key] != nil, "missing \(key)")
         }
-        // PIPELINES §5.5 sanity: sergey is smiling (0.83 from the reference blendshapes).
+        // docs/pipelines.md §5.5 sanity: sergey is smiling (0.83 from the reference blendshapes).
         #expect(abs((face["smilingProbability"] as? Double ?? 0) - 0.83) < 0.05)
     }
 

@@ -81,12 +81,12 @@ extension FaceReferenceLandmarker.Face {
         VisionPoint(x: landmarks_xyz[i][0] * Double(width), y: landmarks_xyz[i][1] * Double(height))
     }
 
-    /// PIPELINES.md §5.5 applied to the reference blendshapes.
+    /// docs/pipelines.md §5.5 applied to the reference blendshapes.
     var smiling: Double { (blendshapes["mouthSmileLeft"]! + blendshapes["mouthSmileRight"]!) / 2 }
     var leftEyeOpen: Double { 1 - blendshapes["eyeBlinkLeft"]! }
     var rightEyeOpen: Double { 1 - blendshapes["eyeBlinkRight"]! }
 
-    /// PIPELINES.md §5.3 applied to the reference transformation matrix.
+    /// docs/pipelines.md §5.3 applied to the reference transformation matrix.
     var eulerAngles: HeadEulerAngles { HeadEulerAngles(poseMatrix: transformation_matrix.flatMap { $0 }) }
 }
 

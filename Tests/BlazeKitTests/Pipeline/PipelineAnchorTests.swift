@@ -1,7 +1,7 @@
 import Testing
 @testable import BlazeKit
 
-/// S2 anchors: counts equal the models' output rows, spot checks of PIPELINES.md §9.
+/// S2 anchors: counts equal the models' output rows, spot checks of docs/pipelines.md §9.
 @Suite struct PipelineAnchorTests {
     @Test func countsMatchTheModels() {
         #expect(SSDAnchorOptions.faceShortRange.anchors().count == 896)

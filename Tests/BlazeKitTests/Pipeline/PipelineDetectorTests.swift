@@ -6,7 +6,7 @@ import Testing
 /// End-to-end detector decoding (S2–S5): the bundled nets run on OpenCV-made input tensors
 /// (`make_detector_inputs.py`), decoded here, compared with MediaPipe 0.10.21's JSON.
 @Suite struct PipelineDetectorTests {
-    /// The JSON stores 6 decimals; PIPELINES.md §8 reports 6e-7 for an exact pipeline. The
+    /// The JSON stores 6 decimals; docs/pipelines.md §8 reports 6e-7 for an exact pipeline. The
     /// margin above that covers the engine's FP32 kernel differences to LiteRT.
     static let tolerance: Float = 1e-5
 
@@ -55,7 +55,7 @@ import Testing
                          anchors: .faceFullRange, decoder: .faceFullRange)
     }
 
-    /// PIPELINES.md §9 numbers for sergey (short range), spelled out.
+    /// docs/pipelines.md §9 numbers for sergey (short range), spelled out.
     @Test func sergeyShortRangeSpec() throws {
         let (_, d) = try Self.detect("sergey_portrait", model: .faceDetectionShortRange, anchors: .faceShortRange,
                                      decoder: .faceShortRange)

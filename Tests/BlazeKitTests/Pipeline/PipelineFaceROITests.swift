@@ -3,7 +3,7 @@ import Foundation
 import Testing
 @testable import BlazeKit
 
-/// Face ROI math (S6, S7, S9 face, §4.1) against PIPELINES.md §9, and head pose (§5.3) against
+/// Face ROI math (S6, S7, S9 face, §4.1) against docs/pipelines.md §9, and head pose (§5.3) against
 /// the Tasks FaceLandmarker's transformation matrices.
 @Suite struct PipelineFaceROITests {
     static func sergeyDetection() throws -> Detection {

@@ -97,7 +97,7 @@ import Testing
         #expect(lm[1] == NormalizedLandmark(x: 0, y: 1, z: -0.5))
         #expect(throws: (any Error).self) { try decodeLandmarks([1, 2, 3, 4], options: .hand) }
 
-        // Rect path vs matrix path on a rect square in pixels (PIPELINES.md S8: equal to 1e-7).
+        // Rect path vs matrix path on a rect square in pixels (docs/pipelines.md S8: equal to 1e-7).
         let rect = NormalizedRect(xCenter: 0.4, yCenter: 0.55, width: 0.3, height: 0.4, rotation: 0.7)  // 120×120 px on 400×300
         let points = (0..<30).map { i in NormalizedLandmark(x: Float(i % 6) / 5, y: Float(i / 6) / 4, z: Float(i) / 100 - 0.1) }
         let viaRect = projectLandmarks(points, onto: rect)
