@@ -133,6 +133,12 @@ let package = Package(
             dependencies: ["BlazeEngine", "BlazeModels", "BlazeKit", "BlazeImageIO"],
             path: "Benchmarks/bench"
         ),
+        // The README's API tours, compiled with everything else (ReadmeToursTests keeps them equal).
+        .executableTarget(
+            name: "blaze-tours",
+            dependencies: ["BlazeKit", "BlazeImageIO", "BlazeVideo", "BlazeEngine", "BlazeModels"],
+            path: "Examples/Tours"
+        ),
         .target(
             name: "BlazeTestSupport",
             dependencies: ["BlazeEngine"],
