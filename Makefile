@@ -1,7 +1,7 @@
 # BlazeKit — the two commands of the README (`make demo`, `make test`) plus `make bench`.
 # Each target installs missing Debian packages first; installer and build output go to stderr.
 SHELL := /bin/bash
-DEBS := libopenblas-dev libturbojpeg0-dev libpng-dev pkg-config libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libavdevice-dev
+DEBS := libopenblas-dev libturbojpeg0-dev libpng-dev zlib1g-dev pkg-config libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libavdevice-dev
 
 .PHONY: deps demo test bench models sanitize fuzz fuzz-list example-spark
 

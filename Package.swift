@@ -101,9 +101,15 @@ let package = Package(
             dependencies: ["BlazeEngineCore", "COpenBLAS"] + kernelLevels.map { .target(name: $0.name) },
             path: "Sources/BlazeEngine"
         ),
+        .systemLibrary(
+            name: "CZlib",
+            path: "Sources/CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
         .target(
             name: "BlazeConvert",
-            dependencies: ["BlazeEngine"],
+            dependencies: ["BlazeEngine", "CZlib"],
             path: "Sources/BlazeConvert"
         ),
         .target(

@@ -61,7 +61,9 @@ public enum Op: Sendable, Equatable {
     }
 }
 
-/// Fused activation applied to an op's output (TFLite `ActivationFunctionType`).
+/// Fused activation applied to an op's output: the subset of TFLite's `ActivationFunctionType`
+/// the engine runs. The raw values are the `.bkm` format's own codes, not TFLite's: TFLite numbers
+/// RELU_N1_TO_1 2 and RELU6 3, here `relu6` is 2 and `reluMinus1To1` 3 (the converter maps them).
 public enum Activation: UInt8, Sendable, Equatable, CaseIterable {
     case none = 0, relu = 1, relu6 = 2, reluMinus1To1 = 3
 

@@ -1,7 +1,7 @@
 /// Index tables that turn the 478-point mesh into ML Kit's features (docs/pipelines.md §5.2, §5.5).
 
 extension FaceContourType {
-    /// Mesh indices of this contour, in ML Kit order (docs/pipelines.md §5.2, PROPOSAL): FACE starts
+    /// Mesh indices of this contour, in ML Kit order (docs/pipelines.md §5.2, BlazeKit's choice): FACE starts
     /// at the forehead top and runs clockwise on screen; eyes start at the corner with the
     /// smaller image x and run clockwise (upper lid first); eyebrows, lips and the nose bottom run
     /// from image-left to image-right.
@@ -29,7 +29,7 @@ extension FaceContourType {
 }
 
 extension FaceLandmarkType {
-    /// Mesh indices whose mean is this landmark (docs/pipelines.md §5.2, PROPOSAL): the eyes are the
+    /// Mesh indices whose mean is this landmark (docs/pipelines.md §5.2, BlazeKit's choice): the eyes are the
     /// mean of their 16 contour points; every other landmark is one mesh point (ears 454 / 234).
     public var meshIndices: [Int] {
         switch self {
@@ -74,7 +74,7 @@ public let faceBlendshapeNames: [String] = [
     "mouthUpperUpRight", "noseSneerLeft", "noseSneerRight",
 ]
 
-/// ML Kit's classification from the 52 blendshape scores (docs/pipelines.md §5.5, PROPOSAL).
+/// ML Kit's classification from the 52 blendshape scores (docs/pipelines.md §5.5, BlazeKit's choice).
 /// "Left" is the subject's left in both naming schemes.
 struct FaceClassification: Sendable, Hashable {
     var smiling: Double

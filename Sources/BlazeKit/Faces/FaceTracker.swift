@@ -1,4 +1,4 @@
-/// Tracking IDs across the calls of one tracking detector (docs/pipelines.md §5.4, PROPOSAL).
+/// Tracking IDs across the calls of one tracking detector (docs/pipelines.md §5.4, BlazeKit's choice).
 ///
 /// Detection runs on every frame. Each face's `EXPANDED_FACE_RECT` (the rect the Tasks
 /// FaceLandmarker associates) is compared with the previous frame's as an unrotated box (S11

@@ -6,11 +6,11 @@ public struct FacePose: Sendable, Hashable {
     /// right-handed, y up) into the camera space (camera looks along −z), bottom row 0 0 0 1.
     /// MediaPipe's `facial_transformation_matrixes` entry.
     public var matrix: [Float]
-    /// Head Euler angles in degrees (PROPOSAL, see `HeadEulerAngles`).
+    /// Head Euler angles in degrees (BlazeKit's convention, see `HeadEulerAngles`).
     public var eulerAngles: HeadEulerAngles
 }
 
-/// ML Kit's head Euler angles in degrees (docs/pipelines.md §5.3 PROPOSAL), from
+/// ML Kit's head Euler angles in degrees (docs/pipelines.md §5.3, BlazeKit's choice), from
 /// `R = Rz(roll)·Ry(yaw)·Rx(pitch)` of the pose rotation.
 public struct HeadEulerAngles: Sendable, Hashable {
     /// −pitch: positive = the face looks up.

@@ -1,7 +1,7 @@
 /// docs/pipelines.md S11: associating ROIs across the detector and the tracker. Rects are compared as
 /// unrotated boxes (`NormalizedRect.intersectionOverUnion(with:)`), "overlapping" = `IoU > threshold`.
 
-/// A rect with an optional tracking ID (docs/pipelines.md §5.4 PROPOSAL). MediaPipe's association
+/// A rect with an optional tracking ID (docs/pipelines.md §5.4, BlazeKit's choice). MediaPipe's association
 /// calculators carry IDs the same way for detections (`AssociationDetectionCalculator`).
 public struct TrackedRect: Sendable, Hashable {
     public var rect: NormalizedRect

@@ -1,4 +1,4 @@
-/// Tracking IDs for ML Kit's `trackingId` (docs/pipelines.md §5.4, PROPOSAL — MediaPipe exposes none).
+/// Tracking IDs for ML Kit's `trackingId` (docs/pipelines.md §5.4, BlazeKit's choice — MediaPipe exposes none).
 ///
 /// Rules: every tracked rect carries an ID; a rect rebuilt from landmarks for the next frame
 /// keeps its face's or hand's ID (the caller copies it into the new `TrackedRect`); a detector

@@ -68,7 +68,7 @@ import Testing
         #expect(worstTranslation < 5e-3)
     }
 
-    /// Euler conventions (PROPOSAL): frontal portrait ≈ 0; mirroring the landmarks flips the
+    /// Euler conventions (BlazeKit's choice): frontal portrait ≈ 0; mirroring the landmarks flips the
     /// signs of Y (yaw) and Z (roll) and keeps X (pitch); EulerZ ≈ −degrees(S9 rotation).
     @Test func eulerAngleSigns() throws {
         let reference = try PipelineFixtures.reference(ReferenceFaces.self, "sergey_portrait.face_landmarker")
