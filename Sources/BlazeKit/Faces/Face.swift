@@ -13,10 +13,26 @@ import Foundation
 ///   presence test passed): `mesh`, `facialTransformationMatrix`, all three Euler angles from the
 ///   mesh, `landmarks` / `contours` when their mode is on;
 /// * no mesh for this face: `headEulerAngleZ` from the eye line and `headEulerAngleY` estimated
-///   from the keypoints (see `FaceDetector`), no `headEulerAngleX`;
+///   from the keypoints (see `FaceDetector`; `isHeadEulerAngleYEstimated` is true), no
+///   `headEulerAngleX`; `meshStatus` says whether the mesh was not requested, rejected or unmatched;
 /// * classification on and mesh ran: the three probabilities and `blendshapes`;
 /// * tracking on: `trackingID`.
 public struct Face: Sendable, Hashable {
+    /// Whether the face mesh (and so landmarks, contours, classification and the mesh-based
+    /// Euler angles) was computed for this face, and if not, why.
+    public enum MeshStatus: String, Sendable, Hashable {
+        /// No mode that needs the mesh is on (`landmarkMode`, `contourMode`, `classificationMode`
+        /// all `.none`).
+        case notRequested
+        /// The mesh ran and passed its presence test: the mesh-based fields are set.
+        case computed
+        /// The mesh ran, but its presence score was below the threshold (a profile, an occluded
+        /// or a blurred face): the mesh-based fields are absent.
+        case rejected
+        /// The mesh's own detection pass found no box matching this face, so it did not run.
+        case unmatched
+    }
+
     /// The BlazeFace box in floating-point pixels (square in pixels).
     public internal(set) var frame: VisionRect
     /// The detector's confidence in [0, 1].
@@ -31,6 +47,13 @@ public struct Face: Sendable, Hashable {
     var leftEyeOpen: Double?
     var rightEyeOpen: Double?
     var tracking: Int?
+
+    /// Whether the mesh-based fields are there (`.computed`) or why not.
+    public internal(set) var meshStatus: MeshStatus = .notRequested
+    /// True when `headEulerAngleY` is the rough estimate from the 6 keypoints (no mesh for this
+    /// face): it follows the turn of the head but can be far off on strong turns (a profile the
+    /// mesh puts at 59° was estimated at 1.5°). False when it comes from the mesh.
+    public internal(set) var isHeadEulerAngleYEstimated = false
 
     /// ML Kit landmarks (with `landmarkMode == .all` and a mesh), in `FaceLandmarkType` order.
     public internal(set) var landmarks: [FaceLandmark] = []
@@ -96,7 +119,8 @@ extension Face: CustomStringConvertible {
         }
         if !landmarks.isEmpty { parts.append("\(landmarks.count) landmarks") }
         if !contours.isEmpty { parts.append("\(contours.count) contours") }
-        if let mesh { parts.append("mesh \(mesh.count) points") }
+        if let mesh { parts.append("mesh \(mesh.count) points") } else if meshStatus != .notRequested { parts.append("mesh \(meshStatus.rawValue)") }
+        if isHeadEulerAngleYEstimated && eulerY != nil { parts.append("yaw estimated from keypoints") }
         if let smiling { parts.append("smiling " + String(format: "%.2f", smiling)) }
         if let leftEyeOpen, let rightEyeOpen { parts.append("eyes open " + String(format: "%.2f/%.2f", leftEyeOpen, rightEyeOpen)) }
         return "Face(" + parts.joined(separator: ", ") + ")"

@@ -37,13 +37,17 @@ extension FaceDetector {
         let rects = detections.map { faceMeshROI(fromDetection: $0, imageWidth: width, imageHeight: height, flavor: .tasks) }
 
         if let meshSession = sessions.mesh, !detections.isEmpty {
+            for i in faces.indices { faces[i].meshStatus = .unmatched }
             let meshDetections = nonMaxSuppression(raw, iouThreshold: FaceDetectorConfiguration.meshNMSThreshold)
                 .map { $0.projected(by: transform.projection) }
                 .filter(\.isFinite)
             for (meshIndex, faceIndex) in Self.matchMeshDetections(meshDetections, to: detections) {
                 let roi = faceMeshROI(fromDetection: meshDetections[meshIndex], imageWidth: width, imageHeight: height,
                                       flavor: .tasks)
-                guard let landmarks = try runMesh(on: image, roi: roi, session: meshSession) else { continue }
+                guard let landmarks = try runMesh(on: image, roi: roi, session: meshSession) else {
+                    faces[faceIndex].meshStatus = .rejected
+                    continue
+                }
                 var blendshapes: [Float]?
                 if let blendSession = sessions.blendshapes {
                     blendshapes = runBlendshapes(landmarks, imageWidth: width, imageHeight: height, session: blendSession)
@@ -92,6 +96,7 @@ extension FaceDetector {
         if let angles = Self.keypointEulerAngles(keypoints.map(\.position)) {
             face.eulerY = angles.y
             face.eulerZ = angles.z
+            face.isHeadEulerAngleYEstimated = true
         }
         return face
     }
@@ -133,6 +138,7 @@ extension FaceDetector {
         let w = Double(imageWidth), h = Double(imageHeight)
         let points = landmarks.map { Vision3DPoint(x: Double($0.x) * w, y: Double($0.y) * h, z: Double($0.z) * w) }
         face.mesh = points
+        face.meshStatus = .computed
         func point(_ i: Int) -> VisionPoint { VisionPoint(x: points[i].x, y: points[i].y) }
 
         if let pose = facePose(landmarks: landmarks, imageWidth: imageWidth, imageHeight: imageHeight),
@@ -142,6 +148,7 @@ extension FaceDetector {
                 face.eulerX = Double(e.x)
                 face.eulerY = Double(e.y)
                 face.eulerZ = Double(e.z)
+                face.isHeadEulerAngleYEstimated = false
                 face.facialTransformationMatrix = pose.matrix
             }
         }
