@@ -6,7 +6,11 @@ import Foundation
 
 let arguments = CommandLine.arguments.dropFirst()
 if let photo = arguments.first {
-    FileManager.default.changeCurrentDirectoryPath((photo as NSString).deletingLastPathComponent)
+    let folder = (photo as NSString).deletingLastPathComponent
+    guard folder.isEmpty || FileManager.default.changeCurrentDirectoryPath(folder) else {
+        print("blaze-tours: cannot enter \(folder)")
+        exit(1)
+    }
     try facesTour()
     try handsTour(photo: (photo as NSString).lastPathComponent)
     try await liveStreamTour(photo: (photo as NSString).lastPathComponent)

@@ -44,7 +44,6 @@ private final class PrefetchState: @unchecked Sendable {
     // @unchecked: every stored property but `policy` is only touched while `condition` is locked.
     private let condition = NSCondition()
     private var queue: [VideoFrame] = []
-    private var ended = false
     private var failure: (any Error)?
     private var stopped = false
     private var dropped = 0
@@ -61,7 +60,7 @@ private final class PrefetchState: @unchecked Sendable {
     func nextFrame() throws -> VideoFrame? {
         condition.lock()
         defer { condition.unlock() }
-        while queue.isEmpty && !ended { condition.wait() }
+        while queue.isEmpty && readerRunning { condition.wait() }
         if !queue.isEmpty {
             let frame = queue.removeFirst()
             condition.broadcast()
@@ -85,7 +84,6 @@ private final class PrefetchState: @unchecked Sendable {
     func read(_ source: FrameSource) {
         defer {
             condition.lock()
-            ended = true
             readerRunning = false
             condition.broadcast()
             condition.unlock()

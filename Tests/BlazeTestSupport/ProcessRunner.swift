@@ -70,7 +70,7 @@ public enum ProcessRunner {
     }
 }
 
-private final class DataBox: @unchecked Sendable {
+final class DataBox: @unchecked Sendable {
     // Written by one background task, read after `group.wait()`.
     var data = Data()
 }

@@ -23,7 +23,7 @@ extension ProcessRunner {
         process.standardInput = FileHandle.nullDevice
         try process.run()
         close(slave)
-        let terminal = TerminalBox()
+        let terminal = DataBox()
         let group = DispatchGroup()
         group.enter()
         DispatchQueue.global().async {
@@ -43,11 +43,6 @@ extension ProcessRunner {
                              stderr: String(decoding: terminal.data, as: UTF8.self),
                              crashed: process.terminationReason == .uncaughtSignal)
     }
-}
-
-private final class TerminalBox: @unchecked Sendable {
-    // Written by one background task, read after `group.wait()`.
-    var data = Data()
 }
 
 /// glibc's pseudo-terminal calls, looked up at run time: its headers declare them only under

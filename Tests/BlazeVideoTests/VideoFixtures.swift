@@ -20,14 +20,3 @@ enum VideoFixtures {
             .map { Int(($0 * 1000 + 1e-6).rounded(.down)) }
     }
 }
-
-/// Scratch space removed by the test that made it.
-struct ScratchFolder {
-    let url: URL
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("blaze-video-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-    func remove() { try? FileManager.default.removeItem(at: url) }
-}

@@ -1,6 +1,7 @@
 import BlazeEngine
 import BlazeImageIO
 import BlazeKit
+import BlazeTestSupport
 import BlazeVideo
 import Foundation
 import Testing

@@ -12,12 +12,7 @@ struct FacesCommand: Sendable {
         """
 
     let options: FaceDetectorOptions
-    let json: Bool
-    let annotatePath: String?
-    let inputs: InputSpec
-    let jobs: Int
-    let maxFrames: Int?
-    let arguments: Arguments
+    let settings: RunSettings
 
     init(arguments args: [String]) throws {
         let a = try Arguments(args, valued: commonValuedOptions.union(["--mode", "--min-face-size"]),
@@ -35,32 +30,25 @@ struct FacesCommand: Sendable {
         // The CLI's default is 0 (no filter); the library keeps ML Kit's 0.1.
         o.minFaceSize = Double(try floatOption(a, "--min-face-size", default: 0, range: 0...1))
         o.isTrackingEnabled = a.has("--tracking")
-        inputs = try InputSpec(arguments: a)
         // Tracking IDs depend on the order of the images: they go one by one.
-        jobs = o.isTrackingEnabled ? 1 : try jobsOption(a, inputs: inputs)
-        if jobs > 1 { o.threadCount = 1 }
+        settings = try RunSettings(a, oneByOne: o.isTrackingEnabled)
+        if settings.jobs > 1 { o.threadCount = 1 }
         options = o
-        json = a.has("--json")
-        annotatePath = a.value("--annotate")
-        maxFrames = try maxFramesOption(a)
-        arguments = a
     }
 
     /// Returns the process exit status.
     func run() throws -> Int32 {
         let detector = try FaceDetector.faceDetector(options: options)
-        let progress = ProgressReporter(arguments: arguments, unit: inputs.isVideo ? .frames : .images)
-        return try runInputs(inputs, annotatePath: annotatePath, command: "faces", jobs: jobs, maxFrames: maxFrames,
-                             progress: progress) { input, image, frame, draws in
+        return try runInputs(settings, command: "faces") { input, image, frame, draws in
             let faces = try detector.results(in: image)
             return (output(input: input, image: image, frame: frame, faces: faces), draws ? try drawing(image: image, faces: faces) : nil)
         }
     }
 
     private func output(input: String, image: VisionImage, frame: VideoFrame?, faces: [Face]) -> String {
-        guard json else {
+        guard settings.json else {
             let where_ = frame.map { "\(input) frame \($0.index)" } ?? input
-            return ("\(where_): \(faces.count) face(s)" + faces.map { String(format: " [score %.3f at %.0f,%.0f %.0f×%.0f]", $0.score, $0.frame.x, $0.frame.y, $0.frame.width, $0.frame.height) }.joined())
+            return "\(where_): \(faces.count) face(s)" + faces.map { String(format: " [score %.3f at %.0f,%.0f %.0f×%.0f]", $0.score, $0.frame.x, $0.frame.y, $0.frame.width, $0.frame.height) }.joined()
         }
         var fields = imageFields(input: input, image: image, frame: frame)
         fields.append(("faces", .array(faces.sorted { $0.score > $1.score }.map(faceJSON))))

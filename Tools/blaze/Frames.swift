@@ -28,17 +28,22 @@ struct OpenedFrames {
             let reader = try VideoReader(path: path)
             source = FramePrefetcher(reader, policy: .ordered(depth: 2))
             name = path == "-" ? "standard input" : path
-            framesPerSecond = reader.info.framesPerSecond != nil ? (reader.info.frameRateNumerator, reader.info.frameRateDenominator) : nil
+            framesPerSecond = Self.declaredRate(reader.info)
             duration = reader.info.duration
         case .camera(let device):
             let reader = try VideoReader(camera: device)
             source = FramePrefetcher(reader, policy: .latest)
             name = device
-            framesPerSecond = reader.info.framesPerSecond != nil ? (reader.info.frameRateNumerator, reader.info.frameRateDenominator) : nil
+            framesPerSecond = Self.declaredRate(reader.info)
             duration = nil
         case .images:
             preconditionFailure("OpenedFrames is for --video and --camera")
         }
+    }
+
+    /// The stream's frame rate as a fraction, when it declares one.
+    private static func declaredRate(_ info: VideoInfo) -> (numerator: Int, denominator: Int)? {
+        info.framesPerSecond != nil ? (info.frameRateNumerator, info.frameRateDenominator) : nil
     }
 }
 

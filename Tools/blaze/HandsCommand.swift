@@ -12,12 +12,7 @@ struct HandsCommand: Sendable {
         """
 
     let options: HandLandmarkerOptions
-    let json: Bool
-    let annotatePath: String?
-    let inputs: InputSpec
-    let jobs: Int
-    let maxFrames: Int?
-    let arguments: Arguments
+    let settings: RunSettings
 
     init(arguments args: [String]) throws {
         let a = try Arguments(args, valued: commonValuedOptions.union(["--num-hands", "--model", "--min-detection", "--min-presence",
@@ -40,22 +35,15 @@ struct HandsCommand: Sendable {
         o.minTrackingConfidence = try floatOption(a, "--min-tracking", default: 0.5, range: 0...1)
         o.mirrored = a.has("--mirrored")
         o.smoothLandmarks = a.has("--smooth")
-        inputs = try InputSpec(arguments: a)
-        if inputs.isVideo { o.runningMode = .video }
-        jobs = try jobsOption(a, inputs: inputs)
-        if jobs > 1 { o.numThreads = 1 }
+        settings = try RunSettings(a)
+        if settings.inputs.isVideo { o.runningMode = .video }
+        if settings.jobs > 1 { o.numThreads = 1 }
         options = o
-        json = a.has("--json")
-        annotatePath = a.value("--annotate")
-        maxFrames = try maxFramesOption(a)
-        arguments = a
     }
 
     func run() throws -> Int32 {
         let landmarker = try HandLandmarker(options: options)
-        let progress = ProgressReporter(arguments: arguments, unit: inputs.isVideo ? .frames : .images)
-        return try runInputs(inputs, annotatePath: annotatePath, command: "hands", jobs: jobs, maxFrames: maxFrames,
-                             progress: progress) { input, image, frame, draws in
+        return try runInputs(settings, command: "hands") { input, image, frame, draws in
             let result = try frame.map { try landmarker.detect(videoFrame: image, timestampInMilliseconds: $0.timestampMilliseconds) }
                 ?? landmarker.detect(image: image)
             return (output(input: input, image: image, frame: frame, result: result), draws ? try drawing(image: image, result: result) : nil)
@@ -63,7 +51,7 @@ struct HandsCommand: Sendable {
     }
 
     private func output(input: String, image: VisionImage, frame: VideoFrame?, result: HandLandmarkerResult) -> String {
-        guard json else {
+        guard settings.json else {
             let where_ = frame.map { "\(input) frame \($0.index)" } ?? input
             let names = result.handedness.map { $0.first.map { "\($0.categoryName ?? "?") \(String(format: "%.2f", $0.score))" } ?? "?" }
             return "\(where_): \(result.landmarks.count) hand(s)" + (names.isEmpty ? "" : " [" + names.joined(separator: ", ") + "]")

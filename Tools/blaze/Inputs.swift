@@ -154,18 +154,35 @@ func imageFields(input: String, image: VisionImage, frame: VideoFrame?) -> [(Str
 let commonValuedOptions: Set<String> = ["--annotate", "--video", "--camera", "--files-from", "--jobs", "--max-frames"]
 let commonFlags: Set<String> = ["--json", "--progress", "--no-progress"]
 
-/// `--jobs N` (default: every core); 1 for a video, whose frames go in order.
-func jobsOption(_ arguments: Arguments, inputs: InputSpec) throws -> Int {
-    guard let text = arguments.value("--jobs") else { return inputs.isVideo ? 1 : ParallelBatch.defaultJobs }
-    guard let n = Int(text), (1...1024).contains(n) else { throw UsageError("--jobs expects an integer in 1…1024, got '\(text)'") }
-    return inputs.isVideo ? 1 : n
-}
+/// What `blaze faces` and `blaze hands` parse alike: the inputs and how to run over them.
+struct RunSettings: Sendable {
+    let inputs: InputSpec
+    /// Workers for images (`--jobs`, default every core); 1 for video and camera frames, which go
+    /// in order, and when `oneByOne` (face tracking: IDs depend on the order of the images).
+    let jobs: Int
+    let maxFrames: Int?
+    let annotatePath: String?
+    let json: Bool
+    let arguments: Arguments
 
-/// `--max-frames N`: stop a video or camera after N frames.
-func maxFramesOption(_ arguments: Arguments) throws -> Int? {
-    guard let text = arguments.value("--max-frames") else { return nil }
-    guard let n = Int(text), n >= 1 else { throw UsageError("--max-frames expects a positive integer, got '\(text)'") }
-    return n
+    init(_ arguments: Arguments, oneByOne: Bool = false) throws {
+        inputs = try InputSpec(arguments: arguments)
+        var jobs = ParallelBatch.defaultJobs
+        if let text = arguments.value("--jobs") {
+            guard let n = Int(text), (1...1024).contains(n) else { throw UsageError("--jobs expects an integer in 1…1024, got '\(text)'") }
+            jobs = n
+        }
+        self.jobs = inputs.isVideo || oneByOne ? 1 : jobs
+        if let text = arguments.value("--max-frames") {
+            guard let n = Int(text), n >= 1 else { throw UsageError("--max-frames expects a positive integer, got '\(text)'") }
+            maxFrames = n
+        } else {
+            maxFrames = nil
+        }
+        annotatePath = arguments.value("--annotate")
+        json = arguments.has("--json")
+        self.arguments = arguments
+    }
 }
 
 /// Parses a float option within `range`.
@@ -186,8 +203,9 @@ typealias InputProcessor = @Sendable (_ input: String, _ image: VisionImage, _ f
 /// order: images on `jobs` workers (decoded there too), the frames of a video one by one. An
 /// unreadable or failing image is reported on stderr and skipped; the others are still processed.
 /// Returns the exit status (1 if any failed).
-func runInputs(_ spec: InputSpec, annotatePath: String?, command: String, jobs: Int, maxFrames: Int?, progress: ProgressReporter,
-               _ process: @escaping InputProcessor) throws -> Int32 {
+func runInputs(_ settings: RunSettings, command: String, _ process: @escaping InputProcessor) throws -> Int32 {
+    let spec = settings.inputs, annotatePath = settings.annotatePath
+    let progress = ProgressReporter(arguments: settings.arguments, unit: spec.isVideo ? .frames : .images)
     var failed = false
     func report(_ message: String) {
         progress.prepareForMessage()
@@ -201,9 +219,12 @@ func runInputs(_ spec: InputSpec, annotatePath: String?, command: String, jobs: 
         let annotation = try annotatePath.map { try AnnotationTarget(path: $0, inputCount: list == nil ? files.count : 2) }
         try annotation?.checkCollisions(files)
         problems.forEach(report)
-        progress.total = list == nil ? files.count : filesFrom.flatMap(PathListReader.countPaths).map { $0 + files.count }
+        if progress.isEnabled {
+            // A second pass over a list file, only to show done/total.
+            progress.total = list == nil ? files.count : filesFrom.flatMap(PathListReader.countPaths).map { $0 + files.count }
+        }
         let inputs = ImageInputs(files: files, list: list, annotation: annotation)
-        try ParallelBatch(jobs: jobs).forEach(inputs, transform: { input in
+        try ParallelBatch(jobs: settings.jobs).forEach(inputs, transform: { input in
             if let problem = input.problem { throw UsageError(problem) }
             let (text, canvas) = try process(input.path, try ImageFile.read(path: input.path), nil, input.annotation != nil)
             // Annotate first: an input is reported once, as a result line or as an error.
@@ -224,7 +245,9 @@ func runInputs(_ spec: InputSpec, annotatePath: String?, command: String, jobs: 
         }
         progress.finish()
     case .video, .camera:
-        if try runFrames(spec, annotatePath: annotatePath, command: command, maxFrames: maxFrames, progress: progress, process) { failed = true }
+        if try runFrames(spec, annotatePath: annotatePath, command: command, maxFrames: settings.maxFrames, progress: progress, process) {
+            failed = true
+        }
     }
     return failed ? 1 : 0
 }

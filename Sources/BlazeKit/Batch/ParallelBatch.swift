@@ -54,8 +54,7 @@ public struct ParallelBatch: Sendable {
             for input in inputs { try deliver(input, Result { try transform(input) }) }
             return
         }
-        let queue = WorkQueue<Inputs.Element, Output>()
-        queue.starting(workers: jobs)
+        let queue = WorkQueue<Inputs.Element, Output>(workers: jobs)
         for _ in 0..<jobs {
             let worker = Thread { queue.work(transform) }
             worker.stackSize = 8 << 20
@@ -87,13 +86,10 @@ private final class WorkQueue<Input: Sendable, Output: Sendable>: @unchecked Sen
     private var pendingHead = 0
     private var finished: [Int: (input: Input, result: Result<Output, any Error>)] = [:]
     private var closed = false
-    private var liveWorkers = 0
+    private var liveWorkers: Int
 
-    func starting(workers: Int) {
-        condition.lock()
-        liveWorkers += workers
-        condition.unlock()
-    }
+    /// For `workers` threads, counted as live from the start (`finish()` waits for them all).
+    init(workers: Int) { liveWorkers = workers }
 
     func submit(index: Int, _ input: Input) {
         condition.lock()

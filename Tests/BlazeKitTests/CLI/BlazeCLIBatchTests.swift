@@ -9,12 +9,12 @@ import Testing
 @Suite("blaze batches")
 struct BlazeCLIBatchTests {
     let tool: URL
-    let work: URL
+    let scratch: ScratchFolder
+    var work: URL { scratch.url }
 
     init() throws {
         tool = try #require(ProcessRunner.executable("blaze"), "blaze not built next to the tests")
-        work = FileManager.default.temporaryDirectory.appendingPathComponent("blaze-batch-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        scratch = try ScratchFolder()
     }
 
     func blaze(_ args: [String], stdin: Data? = nil) throws -> ProcessResult {
@@ -33,7 +33,7 @@ struct BlazeCLIBatchTests {
 
     @Test(arguments: [["faces", "--all"], ["hands", "--num-hands", "2"]])
     func everyJobCountGivesTheSameLinesInTheSameOrder(command: [String]) throws {
-        defer { try? FileManager.default.removeItem(at: work) }
+        defer { scratch.remove() }
         let folder = RepoPaths.testImages.path
         let one = try blaze(command + ["--json", "--jobs", "1", folder])
         #expect(one.status == 0, "\(one.stderr)")
@@ -49,7 +49,7 @@ struct BlazeCLIBatchTests {
     }
 
     @Test func filesFromStreamsAfterThePositionalInputs() throws {
-        defer { try? FileManager.default.removeItem(at: work) }
+        defer { scratch.remove() }
         let list = "\(image("grace_hopper.jpg"))\n\n\(image("missing.jpg"))\r\n   \n\(image("three_people.jpg"))"
         let r = try blaze(["faces", "--json", "--jobs", "2", image("sergey_portrait.png"), "--files-from", "-"], stdin: Data(list.utf8))
         #expect(r.status == 1, "a missing listed file makes the exit status 1")
@@ -67,7 +67,7 @@ struct BlazeCLIBatchTests {
     }
 
     @Test func badListsAndJobCountsAreOneLineErrors() throws {
-        defer { try? FileManager.default.removeItem(at: work) }
+        defer { scratch.remove() }
         for (args, needle) in [(["--files-from", work.path], "is a folder"),
                                (["--files-from", work.appendingPathComponent("nope.txt").path], "cannot open"),
                                (["--jobs", "0", image("grace_hopper.jpg")], "--jobs expects"),
@@ -80,7 +80,7 @@ struct BlazeCLIBatchTests {
     }
 
     @Test func streamedAnnotationNameCollisionsSkipTheLaterInput() throws {
-        defer { try? FileManager.default.removeItem(at: work) }
+        defer { scratch.remove() }
         let out = work.appendingPathComponent("annotated")
         try FileManager.default.createDirectory(at: work.appendingPathComponent("b"), withIntermediateDirectories: true)
         let copy = work.appendingPathComponent("b/grace_hopper.jpg").path
@@ -94,7 +94,7 @@ struct BlazeCLIBatchTests {
     }
 
     @Test func progressGoesToStderrOnly() throws {
-        defer { try? FileManager.default.removeItem(at: work) }
+        defer { scratch.remove() }
         let inputs = [image("grace_hopper.jpg"), image("three_people.jpg"), image("sergey_portrait.png")]
         // Into a pipe only when asked for; every stdout line stays JSON.
         let asked = try blaze(["faces", "--json", "--progress"] + inputs)
