@@ -7,6 +7,7 @@ import BlazeModels
 ///     bench --profile [--threads N] [--model STEM]… [--top N]   (time per op, slowest first)
 ///     bench --roofline   (register-only multiply-add peak of each kernel level this CPU runs)
 ///     bench --soak [--frames N] [--threads N] [--json]   (long-running video and live-stream modes, see `Soak`)
+///     bench --layer pointwise P K O [--tile MRxNV] [--relu6] [--runs N]   (one layer alone, hot and cold cache, see `LayerBench`)
 ///
 /// `--threads N` measures every model at N threads (default: every core); `--model` filters (repeat
 /// it for several; model stems or pipeline names such as `faces_fast`); `--runs N` fixes the timed runs per model (default: about 1.5 s worth, 10–500);
@@ -30,8 +31,10 @@ struct BenchOptions {
     var soak = false
     /// `--soak`: frames per phase.
     var soakFrames = 10_000
+    /// `--layer`: the one layer to time.
+    var layer: LayerBench.Spec?
 
-    static let usage = "usage: bench [--json] [--threads N] [--model STEM]… [--runs N] [--no-alloc-count] | bench --profile [--threads N] [--model STEM]… [--top N] | bench --roofline | bench --soak [--frames N] [--threads N] [--json]"
+    static let usage = "usage: bench [--json] [--threads N] [--model STEM]… [--runs N] [--no-alloc-count] | bench --profile [--threads N] [--model STEM]… [--top N] | bench --roofline | bench --soak [--frames N] [--threads N] [--json] | bench --layer pointwise P K O [--tile MRxNV] [--relu6] [--runs N]"
 
     init(_ args: [String]) throws {
         var i = 0
@@ -65,6 +68,13 @@ struct BenchOptions {
             case "--frames": soakFrames = try positive("--frames")
             case "--top": profileTop = try positive("--top")
             case "--no-alloc-count": countAllocations = false
+            case "--layer": layer = try LayerBench.parse([try next(), try next(), try next(), try next()])
+            case "--tile":
+                guard layer != nil else { throw BlazeError(.invalidInput, "--tile goes after --layer") }
+                layer?.tile = try LayerBench.parseTile(try next())
+            case "--relu6":
+                guard layer != nil else { throw BlazeError(.invalidInput, "--relu6 goes after --layer") }
+                layer?.activation = .relu6
             case "-h", "--help": throw BlazeError(.invalidInput, Self.usage)
             default: throw BlazeError(.invalidInput, "unknown option \(args[i]); \(Self.usage)")
             }

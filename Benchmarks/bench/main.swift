@@ -17,6 +17,10 @@ func run() throws {
         try AllocationProbe.runChild(model, threads: options.threads)
         return
     }
+    if let layer = options.layer {
+        try LayerBench.run(layer, runs: options.runs > 0 ? options.runs : 200)
+        return
+    }
     if options.profile {
         try profile(options)
         return

@@ -86,6 +86,18 @@ import Testing
         #expect(try Self.runBench(["--frobnicate"]).status == 1)
     }
 
+    @Test func layerTimingNamesItsTileAndRejectsBadShapes() throws {
+        let r = try Self.runBench(["--layer", "pointwise", "13", "24", "40", "--tile", "2x1", "--runs", "3"])
+        #expect(r.status == 0)
+        let line = String(decoding: r.stdout, as: UTF8.self)
+        #expect(line.contains("pointwise P=13 K=24 O=40"), "\(line)")
+        #expect(line.contains("tile 2x1"), "\(line)")
+        #expect(try Self.runBench(["--layer", "pointwise", "0", "24", "40"]).status == 1)
+        #expect(try Self.runBench(["--layer", "depthwise", "13", "24", "40"]).status == 1)
+        #expect(try Self.runBench(["--layer", "pointwise", "13", "24", "40", "--tile", "99x9"]).status == 1)
+        #expect(try Self.runBench(["--tile", "2x1"]).status == 1)
+    }
+
     @Test func openBLASCoreRespectsTheUserAndPrefersAVX512() throws {
         func core(_ env: [String: String?]) throws -> String {
             let r = try Self.runBench(["--json", "--runs", "1", "--model", "face_blendshapes", "--threads", "1"], environment: env)
