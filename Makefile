@@ -13,14 +13,15 @@ deps:
 	  $$sudo apt-get update >&2 && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y $$missing >&2; \
 	fi
 
-# Faces (all ML Kit features) and hands on bundled test photos; annotated PNGs go to demo-output/.
+# Faces (all ML Kit features), hands and face landmarks on bundled test photos; annotated PNGs go to demo-output/.
 demo: deps
 	@swift build -c release --product blaze 1>&2
 	@bin=$$(swift build -c release --show-bin-path); mkdir -p demo-output; \
 	  $$bin/blaze faces --all --annotate demo-output/faces_three_people.png Tests/Fixtures/testdata/images/three_people.jpg && \
 	  $$bin/blaze faces --all --json Tests/Fixtures/testdata/images/sergey_portrait.png | cut -c1-300 && \
 	  $$bin/blaze hands --num-hands 2 --annotate demo-output/hands_two_open_palms.png Tests/Fixtures/testdata/images/two_hands_open_palms.jpg && \
-	  echo "annotated pictures: demo-output/faces_three_people.png demo-output/hands_two_open_palms.png"
+	  $$bin/blaze face-landmarks --num-faces 3 --blendshapes --annotate demo-output/face_landmarks_three_people.png Tests/Fixtures/testdata/images/three_people.jpg && \
+	  echo "annotated pictures: demo-output/faces_three_people.png demo-output/hands_two_open_palms.png demo-output/face_landmarks_three_people.png"
 
 test: deps
 	@swift test -c release

@@ -19,6 +19,11 @@ Two pipelines, on the same photos as `bench` (Benchmarks/Resources, decoded once
   .tflite = hand_landmark_full.tflite — the same two models BlazeKit's default uses. In VIDEO
   mode the Tasks graph runs palm detection only while fewer than num_hands hands are tracked;
   the script checks that by timing IMAGE mode (palm detection on every call) next to it.
+- `face_landmarker_image` / `face_landmarker_video_tracked`: BlazeKit `FaceLandmarker`, numFaces 3,
+  blendshapes and matrices on, on three_people_640.png, in image mode / in video mode with
+  timestamps +33 ms (every frame after the first tracked: the face detector is skipped).
+  MediaPipe: Tasks `FaceLandmarker` with Models/sources/face_landmarker.task (byte-identical to
+  the one MediaPipe publishes), same options, IMAGE / VIDEO running mode.
 
 Per round and pipeline: MediaPipe (fresh detector, 5 warm-up calls, then --runs timed calls,
 median), then `bench --json --model PIPELINE --threads N --runs R` of each BlazeKit build right
@@ -69,7 +74,7 @@ SOURCES = os.path.join(ROOT, "Models", "sources")
 RESOURCES = os.path.join(ROOT, "Benchmarks", "Resources")
 FACES_IMAGE = os.path.join(RESOURCES, "three_people_640.png")
 HANDS_IMAGE = os.path.join(RESOURCES, "woman_sitting_street_640.png")
-PIPELINES = ["faces_fast", "hands_video_tracked"]
+PIPELINES = ["faces_fast", "hands_video_tracked", "face_landmarker_image", "face_landmarker_video_tracked"]
 WARMUP = 5
 FRAME_MS = 33
 
@@ -153,7 +158,40 @@ class MediaPipeHandsVideo:
         self.landmarker.close()
 
 
-MEDIAPIPE = {"faces_fast": MediaPipeFacesFast, "hands_video_tracked": MediaPipeHandsVideo}
+class MediaPipeFaceLandmarker:
+    """Tasks FaceLandmarker, num_faces 3, blendshapes and matrices, IMAGE or VIDEO mode."""
+
+    def __init__(self, workdir, video=False):
+        import mediapipe as mp
+        from mediapipe.tasks import python as mp_tasks
+        from mediapipe.tasks.python import vision
+        self.image = mp.Image(image_format=mp.ImageFormat.SRGB, data=load_rgb(FACES_IMAGE))
+        self.video = video
+        options = vision.FaceLandmarkerOptions(
+            base_options=mp_tasks.BaseOptions(model_asset_path=os.path.join(SOURCES, "face_landmarker.task")),
+            running_mode=vision.RunningMode.VIDEO if video else vision.RunningMode.IMAGE,
+            num_faces=3, output_face_blendshapes=True, output_facial_transformation_matrixes=True)
+        self.landmarker = vision.FaceLandmarker.create_from_options(options)
+        self.timestamp = 0
+        self.last = None
+
+    def step(self):
+        if self.video:
+            self.timestamp += FRAME_MS
+            self.last = self.landmarker.detect_for_video(self.image, self.timestamp)
+        else:
+            self.last = self.landmarker.detect(self.image)
+
+    def count(self):
+        return len(self.last.face_landmarks)
+
+    def close(self):
+        self.landmarker.close()
+
+
+MEDIAPIPE = {"faces_fast": MediaPipeFacesFast, "hands_video_tracked": MediaPipeHandsVideo,
+             "face_landmarker_image": lambda workdir: MediaPipeFaceLandmarker(workdir, video=False),
+             "face_landmarker_video_tracked": lambda workdir: MediaPipeFaceLandmarker(workdir, video=True)}
 
 
 def time_calls(runner, runs, warmup=WARMUP):
@@ -226,7 +264,8 @@ def blazekit_counts(build_dir):
     faces = blaze_json_lines(blaze, ["faces", "--mode", "fast", "--min-face-size", "0", "--json", FACES_IMAGE])
     hands_image = blaze_json_lines(blaze, ["hands", "--num-hands", "2", "--json", HANDS_IMAGE])
     hands_video = blaze_json_lines(blaze, ["hands", "--num-hands", "2", "--json", "--video", "-"], stdin=y4m_of(HANDS_IMAGE, 10))
-    return {"faces": len(faces[0]["faces"]), "hands_image": len(hands_image[0]["hands"]),
+    landmarks = blaze_json_lines(blaze, ["face-landmarks", "--num-faces", "3", "--json", FACES_IMAGE])
+    return {"faces": len(faces[0]["faces"]), "face_landmarks": len(landmarks[0]["faces"]), "hands_image": len(hands_image[0]["hands"]),
             "hands_video": [len(f["hands"]) for f in hands_video]}
 
 
@@ -293,7 +332,11 @@ def main():
         still.step()
         mp_hands_image = still.count()
         still.close()
-        notes.append(f"MediaPipe finds {mp_faces} faces (three_people), {mp_hands_image} hands in IMAGE mode and "
+        landmarker = MediaPipeFaceLandmarker(workdir)
+        landmarker.step()
+        mp_face_landmarks = landmarker.count()
+        landmarker.close()
+        notes.append(f"MediaPipe finds {mp_faces} faces (three_people; FaceLandmarker: {mp_face_landmarks}), {mp_hands_image} hands in IMAGE mode and "
                      f"{video_counts[-1]} in VIDEO mode (per frame: {video_counts}) (woman_sitting_street).")
         notes.append(f"MediaPipe HandLandmarker: first VIDEO frame {video_times[0]:.1f} ms, tracked frames "
                      f"{tracked_ms:.1f} ms (median), IMAGE mode (palm detection every call) {image_ms:.1f} ms.")
@@ -302,7 +345,7 @@ def main():
             if counts is None:
                 notes.append(f"BlazeKit {build}: no `blaze` binary next to bench, detections not checked.")
             else:
-                notes.append(f"BlazeKit {build} finds {counts['faces']} faces, {counts['hands_image']} hands in image "
+                notes.append(f"BlazeKit {build} finds {counts['faces']} faces (FaceLandmarker: {counts['face_landmarks']}), {counts['hands_image']} hands in image "
                              f"mode and {counts['hands_video'][-1]} in video mode (per frame: {counts['hands_video']}).")
         for n in notes:
             log(n)

@@ -9,9 +9,14 @@ import Foundation
 /// - `hands_image`: `HandLandmarker.detect(image:)`, numHands 2, on woman_sitting_street;
 /// - `hands_video_tracked`: video mode on the same frame with increasing timestamps, so every
 ///   frame after the first is tracked (palm detection skipped);
+/// - `face_landmarker_image`: `FaceLandmarker.detect(image:)`, numFaces 3, blendshapes and
+///   matrices on, on three_people;
+/// - `face_landmarker_video_tracked`: the same in video mode with increasing timestamps, so every
+///   frame after the first is tracked (face detection skipped);
 /// - `crop_nv12_720p_192`: a rotated 192×192 crop of a 1280×720 NV12 frame (the S1 sampler).
 enum PipelineBench {
-    static let names = ["faces_fast", "faces_accurate", "faces_all", "hands_image", "hands_video_tracked", "crop_nv12_720p_192"]
+    static let names = ["faces_fast", "faces_accurate", "faces_all", "hands_image", "hands_video_tracked",
+                        "face_landmarker_image", "face_landmarker_video_tracked", "crop_nv12_720p_192"]
 
     struct Timing {
         var name: String
@@ -66,6 +71,24 @@ enum PipelineBench {
             }
             options.runningMode = .video
             let landmarker = try HandLandmarker(options: options)
+            let clock = TimestampBox()
+            return {
+                clock.value += 33
+                _ = try landmarker.detect(videoFrame: image, timestampInMilliseconds: clock.value)
+            }
+        case "face_landmarker_image", "face_landmarker_video_tracked":
+            let image = try ImageFile.read(contentsOf: resources.appendingPathComponent("three_people_640.png"))
+            var options = FaceLandmarkerOptions()
+            options.numFaces = 3
+            options.outputFaceBlendshapes = true
+            options.outputFacialTransformationMatrixes = true
+            options.numThreads = threads
+            if name == "face_landmarker_image" {
+                let landmarker = try FaceLandmarker(options: options)
+                return { _ = try landmarker.detect(image: image) }
+            }
+            options.runningMode = .video
+            let landmarker = try FaceLandmarker(options: options)
             let clock = TimestampBox()
             return {
                 clock.value += 33

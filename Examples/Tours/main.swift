@@ -13,6 +13,7 @@ if let photo = arguments.first {
     }
     try facesTour()
     try handsTour(photo: (photo as NSString).lastPathComponent)
+    try faceLandmarkerTour(photo: (photo as NSString).lastPathComponent)
     try await liveStreamTour(photo: (photo as NSString).lastPathComponent)
     try batchTour(paths: [(photo as NSString).lastPathComponent])
     try engineTour()

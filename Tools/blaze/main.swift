@@ -5,8 +5,8 @@ import Foundation
 // blaze: face detection (ML Kit style) and hand landmarks (MediaPipe Tasks style) from the
 // command line. docs/cli.md describes the flags and the JSON Lines output.
 
-let usage = "usage: blaze faces … | blaze hands … | blaze --version   (blaze faces --help, blaze hands --help)\n\n"
-    + FacesCommand.usage + "\n" + HandsCommand.usage
+let usage = "usage: blaze faces … | blaze hands … | blaze face-landmarks … | blaze --version   (blaze COMMAND --help)\n\n"
+    + FacesCommand.usage + "\n" + HandsCommand.usage + "\n" + FaceLandmarksCommand.usage
 
 func main() -> Int32 {
     StandardStreams.install()
@@ -29,6 +29,9 @@ func runCommand() -> Int32 {
         case "hands":
             if rest.contains("--help") || rest.contains("-h") { try printLine(HandsCommand.usage); return 0 }
             return try HandsCommand(arguments: rest).run()
+        case "face-landmarks":
+            if rest.contains("--help") || rest.contains("-h") { try printLine(FaceLandmarksCommand.usage); return 0 }
+            return try FaceLandmarksCommand(arguments: rest).run()
         case "-h", "--help", "help":
             try printLine(usage)
             return 0

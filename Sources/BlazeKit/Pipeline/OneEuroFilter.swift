@@ -34,10 +34,13 @@ struct LowPassFilter: Sendable, Hashable {
 /// The One-Euro filter of one scalar signal (docs/pipelines.md S12; util/filtering/one_euro_filter.cc),
 /// in Double like MediaPipe, with Float32 low-pass state.
 ///
-/// Timestamps are in nanoseconds. Quirks kept from MediaPipe: a timestamp ≤ the previous one
-/// (initially 0) returns the raw value and changes nothing; the frequency is re-estimated
-/// from consecutive timestamps only when neither is 0, so a stream starting at t = 0 uses
-/// the initial `frequency` for its second sample.
+/// Timestamps are in nanoseconds. The first sample, at any timestamp (0 included), passes
+/// through and starts the filter — what MediaPipe 0.10.21's Tasks FaceLandmarker does in VIDEO
+/// mode: it smooths the second frame of a stream that starts at 0 ms (measured on the fixture
+/// `three_people_video`). Quirks kept from MediaPipe after that: a timestamp ≤ the previous one
+/// returns the raw value and changes nothing; the frequency is re-estimated from consecutive
+/// timestamps only when neither is 0, so a stream starting at t = 0 uses the initial
+/// `frequency` for its second sample.
 public struct OneEuroFilter: Sendable, Hashable {
     /// Current sampling frequency in Hz.
     public private(set) var frequency: Double
@@ -67,7 +70,7 @@ public struct OneEuroFilter: Sendable, Hashable {
     /// Filters `value` observed at `timestampNanoseconds`; `valueScale` scales the derivative
     /// (the inverse object size).
     public mutating func apply(_ value: Double, valueScale: Double, timestampNanoseconds: Int64) -> Double {
-        if lastTime >= timestampNanoseconds { return value }
+        if x.initialized && lastTime >= timestampNanoseconds { return value }
         if lastTime != 0 && timestampNanoseconds != 0 {
             frequency = 1.0 / (Double(timestampNanoseconds - lastTime) * 1e-9)
         }

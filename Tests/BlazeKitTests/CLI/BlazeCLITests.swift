@@ -128,10 +128,57 @@ struct BlazeCLITests {
     @Test func badOptionsAreOneLineErrors() throws {
         for args in [["faces", "--mode", "slow", image("grace_hopper.jpg")], ["faces", "--min-face-size", "2", image("grace_hopper.jpg")],
                      ["hands", "--num-hands", "0", image("grace_hopper.jpg")], ["hands", "--min-detection", "nan", image("grace_hopper.jpg")],
-                     ["faces"], ["hands", "--bogus"]] {
+                     ["faces"], ["hands", "--bogus"], ["face-landmarks", "--num-faces", "0", image("grace_hopper.jpg")],
+                     ["face-landmarks", "--min-presence", "2", image("grace_hopper.jpg")], ["face-landmarks"]] {
             let r = try blaze(args)
             #expect(r.status == 1, "\(args)")
             #expect(r.stdout.isEmpty && r.stderr.split(separator: "\n").count == 1, "\(args): \(r.stderr)")
         }
+    }
+
+    /// `blaze face-landmarks` (docs/cli.md): face counts from MediaPipe's Tasks FaceLandmarker
+    /// reference (IMAGE mode, num_faces 5), 478 points, the 52 named blendshapes and a 16-number
+    /// row-major matrix per face.
+    @Test func faceLandmarksJSON() throws {
+        let photos = ["three_people.jpg", "neg_coffee.png", "grace_hopper.jpg"]
+        let r = try blaze(["face-landmarks", "--num-faces", "5", "--blendshapes", "--matrices", "--json"] + photos.map(image))
+        #expect(r.status == 0, "\(r.stderr)")
+        let lines = try jsonLines(r.stdout)
+        #expect(lines.count == photos.count)
+        for (line, photo) in zip(lines, photos) {
+            let faces = try #require(line["faces"] as? [[String: Any]])
+            let stem = (photo as NSString).deletingPathExtension
+            #expect(faces.count == (try referenceCount(stem, "face_landmarker", key: "faces")), "\(photo)")
+            #expect(line["frameIndex"] == nil)
+            for face in faces {
+                #expect((face["landmarks"] as? [[Double]])?.allSatisfy { $0.count == 3 } == true)
+                #expect((face["landmarks"] as? [Any])?.count == 478)
+                let shapes = try #require(face["blendshapes"] as? [[String: Any]])
+                #expect(shapes.count == 52)
+                #expect(shapes.first?["categoryName"] as? String == "_neutral" && shapes.last?["categoryName"] as? String == "noseSneerRight")
+                #expect(shapes.enumerated().allSatisfy { $0.element["index"] as? Int == $0.offset })
+                #expect((face["transformationMatrix"] as? [Double])?.count == 16)
+                #expect(face["trackingID"] == nil)
+            }
+        }
+        let plain = try blaze(["face-landmarks", "--json", image("three_people.jpg")])
+        let face = try #require((try jsonLines(plain.stdout).first?["faces"] as? [[String: Any]])?.first)
+        #expect(face["blendshapes"] == nil && face["transformationMatrix"] == nil, "optional outputs only when asked for")
+    }
+
+    @Test func faceLandmarksVideoTracksFaces() throws {
+        let video = RepoPaths.root.appendingPathComponent("Tests/BlazeKitTests/Fixtures/faces/three_people_video.y4m").path
+        let r = try blaze(["face-landmarks", "--num-faces", "3", "--json", "--video", video])
+        #expect(r.status == 0, "\(r.stderr)")
+        let lines = try jsonLines(r.stdout)
+        #expect(lines.count == 12)
+        var ids = Set<Int>()
+        for (i, line) in lines.enumerated() {
+            #expect(line["frameIndex"] as? Int == i && line["timestampMs"] as? Int == i * 1000 / 30)
+            let faces = line["faces"] as? [[String: Any]] ?? []
+            #expect(faces.count == 3)
+            for face in faces { ids.insert(try #require(face["trackingID"] as? Int)) }
+        }
+        #expect(ids.count == 3, "the same three faces tracked through the clip: \(ids)")
     }
 }

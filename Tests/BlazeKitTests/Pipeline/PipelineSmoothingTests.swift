@@ -28,14 +28,18 @@ import Testing
 
     @Test func timestampQuirks() {
         var f = OneEuroFilter(minCutoff: 1, beta: 0, derivateCutoff: 1)
-        // t = 0 is "not after" the initial last time 0: raw value, no state.
-        #expect(f.apply(5, valueScale: 1, timestampNanoseconds: 0) == 5)
-        #expect(f.apply(0, valueScale: 1, timestampNanoseconds: Self.second) == 0)   // first real sample
+        // A first sample at t = 0 starts the filter (MediaPipe's FaceLandmarker smooths the second
+        // frame of a stream starting at 0 ms, see OneEuroFilter); with t = 0 the frequency stays
+        // at its initial 30 Hz for the next sample.
+        #expect(f.apply(0, valueScale: 1, timestampNanoseconds: 0) == 0)
+        let first = f.apply(10, valueScale: 1, timestampNanoseconds: Self.second)
+        #expect(abs(first - 10 * OneEuroFilter.alpha(cutoff: 1, frequency: 30)) < 1e-5)
+        #expect(f.frequency == 30)
         #expect(f.apply(3, valueScale: 1, timestampNanoseconds: Self.second) == 3)   // equal timestamp: raw
         #expect(f.apply(3, valueScale: 1, timestampNanoseconds: Self.second / 2) == 3)  // going back: raw
-        // The next valid sample blends with 0, the last *filtered* value.
+        // The next valid sample blends with `first`, the last *filtered* value.
         let y = f.apply(10, valueScale: 1, timestampNanoseconds: 2 * Self.second)
-        #expect(y > 0 && y < 10)
+        #expect(y > first && y < 10)
     }
 
     @Test func smootherOnLandmarks() {

@@ -1,0 +1,81 @@
+import Dispatch
+
+extension FaceLandmarker {
+    /// A live-stream landmarker whose results arrive as an `AsyncStream` instead of, or in
+    /// addition to, a delegate. `options.runningMode` is set to `.liveStream`; a delegate in
+    /// `options` also gets every result. The stream finishes after `close()` (once the frames
+    /// accepted before it are delivered) or when the landmarker is released.
+    ///
+    /// ```swift
+    /// let (landmarker, results) = try FaceLandmarker.liveStream(options: options)
+    /// Task { for await frame in results { … frame.result … } }
+    /// try landmarker.detectAsync(image: frame, timestampInMilliseconds: t)
+    /// ```
+    public static func liveStream(options: FaceLandmarkerOptions) throws
+        -> (landmarker: FaceLandmarker, results: AsyncStream<FaceLandmarkerLiveStreamResult>) {
+        var options = options
+        options.runningMode = .liveStream
+        let (stream, continuation) = AsyncStream<FaceLandmarkerLiveStreamResult>.makeStream()
+        do {
+            return (try FaceLandmarker(options: options, continuation: continuation), stream)
+        } catch {
+            continuation.finish()
+            throw error
+        }
+    }
+
+    /// Live-stream mode: hands `image` to the landmarker and returns at once. The result goes to
+    /// the delegate (and the `AsyncStream` of `liveStream(options:)`) on a private serial queue, in
+    /// timestamp order. While a frame is being processed, a new frame is ignored and gets no
+    /// callback.
+    ///
+    /// - Returns: true if the frame was accepted, false if it was dropped because the landmarker
+    ///   was busy.
+    /// - Throws: `FaceLandmarkerError.runningModeMismatch` outside `.liveStream` mode,
+    ///   `.nonIncreasingTimestamp` (checked for dropped frames too) or `.closed`. Errors while
+    ///   processing an accepted frame go to the delegate instead.
+    @discardableResult
+    public func detectAsync(image: VisionImage, timestampInMilliseconds timestamp: Int) throws -> Bool {
+        let method = "detectAsync(image:timestampInMilliseconds:)"
+        try checkMode(.liveStream, method: method)
+        return try lock.withLock {
+            if closed { throw FaceLandmarkerError.closed(method: method) }
+            try acceptTimestamp(timestamp)
+            if busy {
+                stats.droppedFrames += 1
+                return false
+            }
+            busy = true
+            enqueueLiveStreamFrame(image, timestamp: timestamp)
+            return true
+        }
+    }
+
+    private func enqueueLiveStreamFrame(_ image: VisionImage, timestamp: Int) {
+        processingQueue.async { [self] in
+            beforeLiveStreamFrame?(timestamp)
+            let outcome: Result<FaceLandmarkerResult, FaceLandmarkerError>
+            do {
+                outcome = .success(try frameLock.withLock { try processTracked(image, timestamp: timestamp) })
+            } catch let error as FaceLandmarkerError {
+                outcome = .failure(error)
+            } catch {
+                outcome = .failure(.invalidImage("\(error)"))
+            }
+            // Free for the next frame before delivering, so a slow delegate does not drop frames.
+            lock.withLock { busy = false }
+            callbackQueue.async { [self] in deliver(outcome, timestamp: timestamp) }
+        }
+    }
+
+    func deliver(_ outcome: Result<FaceLandmarkerResult, FaceLandmarkerError>, timestamp: Int) {
+        continuation?.yield(FaceLandmarkerLiveStreamResult(timestampInMilliseconds: timestamp, result: outcome))
+        guard let delegate = options.faceLandmarkerLiveStreamDelegate else { return }
+        switch outcome {
+        case .success(let result):
+            delegate.faceLandmarker(self, didFinishDetection: result, timestampInMilliseconds: timestamp, error: nil)
+        case .failure(let error):
+            delegate.faceLandmarker(self, didFinishDetection: nil, timestampInMilliseconds: timestamp, error: error)
+        }
+    }
+}

@@ -1,0 +1,183 @@
+import BlazeEngine
+import BlazeModels
+import Dispatch
+import Foundation
+
+/// The errors of `TasksFaceDetector`: the face tasks share one error type.
+public typealias TasksFaceDetectorError = FaceLandmarkerError
+
+/// MediaPipe Tasks' FaceDetector: BlazeFace short range on the whole image, weighted NMS,
+/// boxes with six keypoints and a score (docs/pipelines.md §3, Tasks column). ML Kit's API over
+/// the same net, with landmarks, contours and probabilities, is `FaceDetector`.
+///
+/// ```swift
+/// let detector = try TasksFaceDetector(options: TasksFaceDetectorOptions())
+/// for face in try detector.detect(image: image).detections { print(face.boundingBox, face.categories[0].score) }
+/// ```
+///
+/// No tracking in any mode (as MediaPipe): video and live stream run the detector on every
+/// frame; timestamps must strictly increase; live stream drops frames while busy. Image-mode
+/// calls may run on many threads at once.
+public final class TasksFaceDetector: @unchecked Sendable {
+    // @unchecked: `lastTimestamp`, `busy`, `closed`, `stats` are only touched under `lock`;
+    // sessions are borrowed from `sessions` by one thread at a time.
+
+    public let options: TasksFaceDetectorOptions
+    private let model: Model
+    private let configuration = FaceDetectorConfiguration(.fast)
+    private let idle = Locked<[Session]>([])
+    let lock = NSLock()
+    private var lastTimestamp: Int?
+    private var busy = false
+    private var closed = false
+    private var droppedFrames = 0
+    private let processingQueue = DispatchQueue(label: "BlazeKit.TasksFaceDetector.processing")
+    private let callbackQueue = DispatchQueue(label: "BlazeKit.TasksFaceDetector.callbacks")
+    private let continuation: AsyncStream<Result<FaceDetectorResult, TasksFaceDetectorError>>.Continuation?
+    /// Test hook: runs on the processing queue before a live-stream frame is processed.
+    var beforeLiveStreamFrame: (@Sendable (Int) -> Void)?
+
+    /// - Throws: `TasksFaceDetectorError` for invalid options or a missing / wrong model.
+    public convenience init(options: TasksFaceDetectorOptions) throws {
+        try self.init(options: options, continuation: nil)
+    }
+
+    init(options: TasksFaceDetectorOptions, continuation: AsyncStream<Result<FaceDetectorResult, TasksFaceDetectorError>>.Continuation?) throws {
+        try options.validate(allowsMissingDelegate: continuation != nil)
+        let url = try FaceLandmarkerModels.locate([FaceLandmarkerModels.detectorNames], bundled: [.faceDetectionShortRange],
+                                                  modelAssetPath: options.baseOptions.modelAssetPath)[0]
+        model = try FaceLandmarkerModels.loadDetector(url)
+        self.options = options
+        self.continuation = continuation
+    }
+
+    /// A live-stream detector whose results (in timestamp order) arrive on an `AsyncStream`; it
+    /// finishes after `close()` or when the detector is released.
+    public static func liveStream(options: TasksFaceDetectorOptions) throws
+        -> (detector: TasksFaceDetector, results: AsyncStream<Result<FaceDetectorResult, TasksFaceDetectorError>>) {
+        var options = options
+        options.runningMode = .liveStream
+        let (stream, continuation) = AsyncStream<Result<FaceDetectorResult, TasksFaceDetectorError>>.makeStream()
+        do {
+            return (try TasksFaceDetector(options: options, continuation: continuation), stream)
+        } catch {
+            continuation.finish()
+            throw error
+        }
+    }
+
+    deinit { continuation?.finish() }
+
+    /// Live-stream frames ignored because another frame was being processed.
+    public var droppedFrameCount: Int { lock.withLock { droppedFrames } }
+
+    /// Ends the detector's use; frames already accepted in live stream are still delivered.
+    public func close() {
+        lock.withLock {
+            guard !closed else { return }
+            closed = true
+            guard let continuation else { return }
+            processingQueue.async { [callbackQueue] in callbackQueue.async { continuation.finish() } }
+        }
+    }
+
+    /// Image mode.
+    public func detect(image: VisionImage) throws -> FaceDetectorResult {
+        try check(.image, "detect(image:)")
+        return try run(image, timestamp: 0)
+    }
+
+    /// Video mode: the next frame; timestamps must strictly increase.
+    public func detect(videoFrame image: VisionImage, timestampInMilliseconds timestamp: Int) throws -> FaceDetectorResult {
+        try check(.video, "detect(videoFrame:timestampInMilliseconds:)")
+        try lock.withLock { try accept(timestamp) }
+        return try run(image, timestamp: timestamp)
+    }
+
+    /// Live-stream mode: returns at once; false when the frame was dropped because the detector
+    /// was busy. The result goes to the delegate and the `liveStream(options:)` stream.
+    @discardableResult
+    public func detectAsync(image: VisionImage, timestampInMilliseconds timestamp: Int) throws -> Bool {
+        let method = "detectAsync(image:timestampInMilliseconds:)"
+        try check(.liveStream, method)
+        return try lock.withLock {
+            if closed { throw TasksFaceDetectorError.closed(method: method) }
+            try accept(timestamp)
+            if busy {
+                droppedFrames += 1
+                return false
+            }
+            busy = true
+            processingQueue.async { [self] in
+                beforeLiveStreamFrame?(timestamp)
+                let outcome: Result<FaceDetectorResult, TasksFaceDetectorError>
+                do { outcome = .success(try run(image, timestamp: timestamp)) } catch let error as TasksFaceDetectorError {
+                    outcome = .failure(error)
+                } catch {
+                    outcome = .failure(.invalidImage("\(error)"))
+                }
+                lock.withLock { busy = false }
+                callbackQueue.async { [self] in
+                    continuation?.yield(outcome)
+                    guard let delegate = options.faceDetectorLiveStreamDelegate else { return }
+                    switch outcome {
+                    case .success(let r): delegate.faceDetector(self, didFinishDetection: r, timestampInMilliseconds: timestamp, error: nil)
+                    case .failure(let e): delegate.faceDetector(self, didFinishDetection: nil, timestampInMilliseconds: timestamp, error: e)
+                    }
+                }
+            }
+            return true
+        }
+    }
+
+    private func check(_ mode: RunningMode, _ method: String) throws {
+        if lock.withLock({ closed }) { throw TasksFaceDetectorError.closed(method: method) }
+        guard options.runningMode == mode else {
+            throw TasksFaceDetectorError.runningModeMismatch(method: method, runningMode: options.runningMode)
+        }
+    }
+
+    /// Call under `lock`.
+    private func accept(_ timestamp: Int) throws {
+        if let previous = lastTimestamp, timestamp <= previous {
+            throw TasksFaceDetectorError.nonIncreasingTimestamp(previous: previous, received: timestamp)
+        }
+        lastTimestamp = timestamp
+    }
+
+    private func run(_ image: VisionImage, timestamp: Int) throws -> FaceDetectorResult {
+        let session = idle.withLock { $0.popLast() } ?? model.makeSession(threads: options.numThreads)
+        defer { idle.withLock { $0.append(session) } }
+        let w = image.uprightWidth, h = image.uprightHeight
+        do {
+            let transform = try image.toTensor(roi: nil, options: configuration.detectorCrop, into: session.inputBuffers[0])
+            session.runInPlace()
+            let outputs = session.outputBuffers
+            let raw = try decodeDetections(boxes: outputs[0], scores: outputs[1], anchors: configuration.anchors,
+                                           options: configuration.decoder.withMinScore(options.minDetectionConfidence))
+            let kept = nonMaxSuppression(raw, iouThreshold: options.minSuppressionThreshold)
+                .map { $0.projected(by: transform.projection) }
+                .filter(\.isFinite)
+            let detections = kept.map { Self.faceDetection($0, width: Double(w), height: Double(h)) }
+            return FaceDetectorResult(detections: detections, timestampInMilliseconds: timestamp)
+        } catch let error as TasksFaceDetectorError {
+            throw error
+        } catch {
+            throw TasksFaceDetectorError.invalidImage("\(error)")
+        }
+    }
+
+    /// MediaPipe's pixel box: each of x, y, width, height truncated to an integer and clamped to
+    /// [0, image width or height] on its own (measured on neg_chelsea_cat: a box reaching past
+    /// the left and bottom edges comes back as x 0 and height = the image height).
+    private static func faceDetection(_ d: Detection, width w: Double, height h: Double) -> FaceDetection {
+        func pixels(_ v: Float, _ size: Double) -> Double { min(max((Double(v) * size).rounded(.towardZero), 0), size) }
+        let box = VisionRect(x: pixels(d.box.xmin, w), y: pixels(d.box.ymin, h), width: pixels(d.box.width, w), height: pixels(d.box.height, h))
+        var keypoints: [NormalizedKeypoint] = []
+        for (type, point) in zip(FaceKeypoint.allCases, d.keypoints) {
+            keypoints.append(NormalizedKeypoint(x: point.x, y: point.y, label: type.name))
+        }
+        let category = ResultCategory(index: 0, score: d.score, categoryName: nil, displayName: nil)
+        return FaceDetection(categories: [category], boundingBox: box, keypoints: keypoints)
+    }
+}
