@@ -14,6 +14,8 @@ if let photo = arguments.first {
     try facesTour()
     try handsTour(photo: (photo as NSString).lastPathComponent)
     try faceLandmarkerTour(photo: (photo as NSString).lastPathComponent)
+    try delegateTour()
+    try buffersTour()
     try await liveStreamTour(photo: (photo as NSString).lastPathComponent)
     try batchTour(paths: [(photo as NSString).lastPathComponent])
     try engineTour()

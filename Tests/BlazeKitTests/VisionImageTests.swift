@@ -15,6 +15,32 @@ import Testing
         }
     }
 
+    /// An odd-width NV12 frame packed tightly in one buffer (Y rows of W bytes, then CbCr rows of
+    /// W + 1 bytes, as FFmpeg packs it) reads the same pixels as the same planes given one by one;
+    /// one byte less is a typed error.
+    @Test func tightOddWidthNV12InOneBuffer() throws {
+        let w = 5, h = 3
+        let y = (0..<(w * h)).map { UInt8(40 + 13 * $0) }
+        let uv = (0..<((w + 1) * 2)).map { UInt8(90 + 11 * $0) }
+        let packed = y + uv
+        for format in [PixelFormat.nv12(.video), .nv21(.full)] {
+            let single = try packed.withUnsafeBytes { try VisionImage(borrowing: $0, width: w, height: h, bytesPerRow: w, format: format).ownedCopy() }
+            #expect(single.bytesPerRow(plane: 1) == w + 1)
+            let planes = try y.withUnsafeBytes { yb in
+                try uv.withUnsafeBytes { cb in
+                    try VisionImage(borrowingPlanes: [ImagePlane(bytes: yb, bytesPerRow: w), ImagePlane(bytes: cb, bytesPerRow: w + 1)],
+                                    width: w, height: h, format: format).ownedCopy()
+                }
+            }
+            for row in 0..<h {
+                for column in 0..<w { #expect(single.uprightPixel(x: column, y: row) == planes.uprightPixel(x: column, y: row)) }
+            }
+            packed.dropLast().withUnsafeBytes { raw in
+                expectInvalid("one byte short") { try VisionImage(borrowing: raw, width: w, height: h, bytesPerRow: w, format: format) }
+            }
+        }
+    }
+
     @Test func invalidGeometryAndShortBuffers() {
         let bytes = [UInt8](repeating: 0, count: 100)
         bytes.withUnsafeBytes { raw in

@@ -59,7 +59,10 @@ public struct VisionImage: Sendable {
     /// Packed formats: `height` rows of `bytesPerRow` bytes. YUV formats: the Y plane
     /// (`height` rows of `bytesPerRow`), directly followed by the chroma plane(s) of
     /// `(height + 1) / 2` rows each: one CbCr/CrCb plane with `bytesPerRow` per row (NV12/NV21), or
-    /// a U then a V plane with `(bytesPerRow + 1) / 2` per row (I420).
+    /// a U then a V plane with `(bytesPerRow + 1) / 2` per row (I420). An NV12/NV21 image of odd
+    /// width packed tightly (`bytesPerRow == width`) has chroma rows of `width + 1` bytes (one
+    /// CbCr pair per two columns, the last column's pair included), as FFmpeg's
+    /// `av_image_copy_to_buffer` with alignment 1 lays it out.
     /// A buffer too short for that layout, or a row shorter than the pixels, is a typed error.
     public init(borrowing bytes: UnsafeRawBufferPointer, width: Int, height: Int, bytesPerRow: Int,
                 format: PixelFormat, orientation: ImageOrientation = .up) throws {
@@ -189,7 +192,7 @@ extension VisionImage {
         let chromaRows = (height + 1) / 2
         var strides = [bytesPerRow]
         switch format {
-        case .nv12, .nv21: strides.append(bytesPerRow)
+        case .nv12, .nv21: strides.append(max(bytesPerRow, format.planeGeometry(1, width: width, height: height).minBytesPerRow))
         case .i420: strides += [(bytesPerRow + 1) / 2, (bytesPerRow + 1) / 2]
         default: break
         }
