@@ -60,7 +60,7 @@ extension FaceLandmarker {
             } catch let error as FaceLandmarkerError {
                 outcome = .failure(error)
             } catch {
-                outcome = .failure(.invalidImage("\(error)"))
+                outcome = .failure(.invalidImage("\(error)", underlying: error as? BlazeError))
             }
             // Free for the next frame before delivering, so a slow delegate does not drop frames.
             lock.withLock { busy = false }

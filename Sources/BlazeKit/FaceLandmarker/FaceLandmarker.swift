@@ -134,7 +134,7 @@ public final class FaceLandmarker: @unchecked Sendable {
     /// Engine errors of a frame (an image that cannot be sampled) as `FaceLandmarkerError.invalidImage`.
     func imageErrors<R>(_ body: () throws -> R) throws -> R {
         do { return try body() } catch let error as FaceLandmarkerError { throw error } catch {
-            throw FaceLandmarkerError.invalidImage("\(error)")
+            throw FaceLandmarkerError.invalidImage("\(error)", underlying: error as? BlazeError)
         }
     }
 

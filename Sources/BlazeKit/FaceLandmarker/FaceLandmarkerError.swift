@@ -20,11 +20,11 @@ public enum FaceLandmarkerError: Error, Sendable, Equatable, CustomStringConvert
     /// `modelAssetPath` names a MediaPipe `.task` or `.tflite` file: convert it first.
     case unconvertedModel(path: String)
     /// A model file or folder does not exist or cannot be read.
-    case modelNotFound(String)
+    case modelNotFound(String, underlying: BlazeError? = nil)
     /// A model file is corrupt or is not the net expected (wrong inputs or outputs).
-    case invalidModel(String)
+    case invalidModel(String, underlying: BlazeError? = nil)
     /// The image cannot be processed (e.g. its pixels cannot be sampled).
-    case invalidImage(String)
+    case invalidImage(String, underlying: BlazeError? = nil)
     /// `method` was called after `close()`.
     case closed(method: String)
 
@@ -50,11 +50,11 @@ public enum FaceLandmarkerError: Error, Sendable, Equatable, CustomStringConvert
         case .unconvertedModel(let path):
             "\(path) is a MediaPipe model file; convert it first with `blaze-model convert IN.task --output-dir DIR` "
                 + "and set modelAssetPath to the folder holding the .bkm files"
-        case .modelNotFound(let message):
+        case .modelNotFound(let message, _):
             message
-        case .invalidModel(let message):
+        case .invalidModel(let message, _):
             message
-        case .invalidImage(let message):
+        case .invalidImage(let message, _):
             "invalid image: \(message)"
         case .closed(let method):
             "\(method) called after close(); create a new landmarker"
@@ -63,4 +63,14 @@ public enum FaceLandmarkerError: Error, Sendable, Equatable, CustomStringConvert
 
     /// The message (`localizedDescription` shows it instead of Foundation's generic text).
     public var errorDescription: String? { description }
+
+    /// The engine's error behind `.modelNotFound`, `.invalidModel` or `.invalidImage`, when the
+    /// engine reported one: its `kind` (`.io`, `.corruptModel`, `.invalidInput`, …) says what
+    /// failed, the message says where.
+    public var underlyingError: BlazeError? {
+        switch self {
+        case .modelNotFound(_, let error), .invalidModel(_, let error), .invalidImage(_, let error): error
+        default: nil
+        }
+    }
 }

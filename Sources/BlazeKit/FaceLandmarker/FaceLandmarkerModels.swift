@@ -48,7 +48,7 @@ struct FaceLandmarkerModels: Sendable {
     static func locate(_ wanted: [[String]], bundled: [BundledModel], modelAssetPath: String?) throws -> [URL] {
         guard let path = modelAssetPath else {
             return try wanted.indices.map { i in
-                do { return try bundled[i].url() } catch { throw FaceLandmarkerError.modelNotFound("\(error)") }
+                do { return try bundled[i].url() } catch { throw FaceLandmarkerError.modelNotFound("\(error)", underlying: error as? BlazeError) }
             }
         }
         let ext = (path as NSString).pathExtension.lowercased()
@@ -75,9 +75,9 @@ struct FaceLandmarkerModels: Sendable {
         do {
             return try Model(contentsOf: url)
         } catch let error as BlazeError where error.kind == .io {
-            throw FaceLandmarkerError.modelNotFound("\(url.path): \(error)")
+            throw FaceLandmarkerError.modelNotFound("\(url.path): \(error)", underlying: error)
         } catch {
-            throw FaceLandmarkerError.invalidModel("\(url.path): \(error)")
+            throw FaceLandmarkerError.invalidModel("\(url.path): \(error)", underlying: error as? BlazeError)
         }
     }
 

@@ -66,7 +66,7 @@ extension HandLandmarker {
             } catch let error as HandLandmarkerError {
                 outcome = .failure(error)
             } catch {
-                outcome = .failure(.invalidImage("\(error)"))
+                outcome = .failure(.invalidImage("\(error)", underlying: error as? BlazeError))
             }
             // Free for the next frame before delivering, so a slow delegate does not drop frames;
             // the serial callback queue keeps the deliveries in order.

@@ -22,13 +22,13 @@ public enum HandLandmarkerError: Error, Sendable, Equatable, CustomStringConvert
     /// `blaze-model convert` first.
     case unconvertedModel(path: String)
     /// A model file or folder does not exist or cannot be read.
-    case modelNotFound(String)
+    case modelNotFound(String, underlying: BlazeError? = nil)
     /// A model file is corrupt or is not the net expected (wrong inputs or outputs).
-    case invalidModel(String)
+    case invalidModel(String, underlying: BlazeError? = nil)
     /// The region of interest is empty, not finite, or has a non-positive size.
     case invalidRegionOfInterest(String)
     /// The image cannot be processed (e.g. its pixels cannot be sampled).
-    case invalidImage(String)
+    case invalidImage(String, underlying: BlazeError? = nil)
     /// `method` was called after `close()`.
     case closed(method: String)
 
@@ -54,13 +54,13 @@ public enum HandLandmarkerError: Error, Sendable, Equatable, CustomStringConvert
         case .unconvertedModel(let path):
             "\(path) is a MediaPipe model file; convert it first with `blaze-model convert IN.tflite -o OUT.bkm` "
                 + "(or `blaze-model convert IN.task --output-dir DIR`) and set modelAssetPath to the folder holding the .bkm files"
-        case .modelNotFound(let message):
+        case .modelNotFound(let message, _):
             message
-        case .invalidModel(let message):
+        case .invalidModel(let message, _):
             message
         case .invalidRegionOfInterest(let message):
             "invalid region of interest: \(message)"
-        case .invalidImage(let message):
+        case .invalidImage(let message, _):
             "invalid image: \(message)"
         case .closed(let method):
             "\(method) called after close(); create a new landmarker"
@@ -69,6 +69,16 @@ public enum HandLandmarkerError: Error, Sendable, Equatable, CustomStringConvert
 
     /// The message (`localizedDescription` shows it instead of Foundation's generic text).
     public var errorDescription: String? { description }
+
+    /// The engine's error behind `.modelNotFound`, `.invalidModel` or `.invalidImage`, when the
+    /// engine reported one: its `kind` (`.io`, `.corruptModel`, `.invalidInput`, …) says what
+    /// failed, the message says where.
+    public var underlyingError: BlazeError? {
+        switch self {
+        case .modelNotFound(_, let error), .invalidModel(_, let error), .invalidImage(_, let error): error
+        default: nil
+        }
+    }
 
     static func method(for mode: RunningMode) -> String {
         switch mode {

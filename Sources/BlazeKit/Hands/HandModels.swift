@@ -45,7 +45,7 @@ struct HandModels: Sendable {
         guard let path = options.baseOptions.modelAssetPath else {
             func bundled(_ m: BundledModel) throws -> (Model, String) {
                 let url: URL
-                do { url = try m.url() } catch { throw HandLandmarkerError.modelNotFound("\(error)") }
+                do { url = try m.url() } catch { throw HandLandmarkerError.modelNotFound("\(error)", underlying: error as? BlazeError) }
                 return (try loadModel(url), url.path)
             }
             let (p, pp) = try bundled(palmModel), (l, lp) = try bundled(landmarkModel)
@@ -76,9 +76,9 @@ struct HandModels: Sendable {
         do {
             return try Model(contentsOf: url)
         } catch let error as BlazeError where error.kind == .io {
-            throw HandLandmarkerError.modelNotFound("\(url.path): \(error)")
+            throw HandLandmarkerError.modelNotFound("\(url.path): \(error)", underlying: error)
         } catch {
-            throw HandLandmarkerError.invalidModel("\(url.path): \(error)")
+            throw HandLandmarkerError.invalidModel("\(url.path): \(error)", underlying: error as? BlazeError)
         }
     }
 }

@@ -34,7 +34,7 @@ struct HandPipeline: Sendable {
         do {
             transform = try image.toTensor(roi: region, options: Self.palmCrop, into: session.inputBuffers[0])
         } catch {
-            throw HandLandmarkerError.invalidImage("\(error)")
+            throw HandLandmarkerError.invalidImage("\(error)", underlying: error as? BlazeError)
         }
         session.runInPlace()
         let decoder = DetectionDecoderOptions.palm.withMinScore(minDetectionConfidence)
@@ -44,7 +44,7 @@ struct HandPipeline: Sendable {
                                        scores: session.outputBuffers[models.palmScoresOutput],
                                        anchors: anchors, options: decoder)
         } catch {
-            throw HandLandmarkerError.invalidModel("palm detector output: \(error)")
+            throw HandLandmarkerError.invalidModel("palm detector output: \(error)", underlying: error as? BlazeError)
         }
         let palms = nonMaxSuppression(raw, iouThreshold: Self.palmNMSThreshold, algorithm: .weighted)
             .prefix(numHands)
@@ -60,7 +60,7 @@ struct HandPipeline: Sendable {
         do {
             try image.toTensor(roi: roi, options: Self.landmarkCrop, into: session.inputBuffers[0])
         } catch {
-            throw HandLandmarkerError.invalidImage("\(error)")
+            throw HandLandmarkerError.invalidImage("\(error)", underlying: error as? BlazeError)
         }
         session.runInPlace()
         let outputs = session.outputBuffers.map { Array($0) }
@@ -68,7 +68,7 @@ struct HandPipeline: Sendable {
         do {
             hand = try decodeHandLandmarks(outputs: outputs, roi: roi, convention: .tasks)
         } catch {
-            throw HandLandmarkerError.invalidModel("hand landmark output: \(error)")
+            throw HandLandmarkerError.invalidModel("hand landmark output: \(error)", underlying: error as? BlazeError)
         }
         return passesPresenceThreshold(hand.presence, threshold: minPresenceConfidence) ? hand : nil
     }

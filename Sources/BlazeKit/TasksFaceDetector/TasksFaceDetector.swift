@@ -114,7 +114,7 @@ public final class TasksFaceDetector: @unchecked Sendable {
                 do { outcome = .success(try run(image, timestamp: timestamp)) } catch let error as TasksFaceDetectorError {
                     outcome = .failure(error)
                 } catch {
-                    outcome = .failure(.invalidImage("\(error)"))
+                    outcome = .failure(.invalidImage("\(error)", underlying: error as? BlazeError))
                 }
                 lock.withLock { busy = false }
                 callbackQueue.async { [self] in
@@ -163,7 +163,7 @@ public final class TasksFaceDetector: @unchecked Sendable {
         } catch let error as TasksFaceDetectorError {
             throw error
         } catch {
-            throw TasksFaceDetectorError.invalidImage("\(error)")
+            throw TasksFaceDetectorError.invalidImage("\(error)", underlying: error as? BlazeError)
         }
     }
 

@@ -32,7 +32,7 @@ struct FaceLandmarkerOptionsTests {
         let delegate = Delegate()
         #expect(error { $0.faceLandmarkerLiveStreamDelegate = delegate } == .unexpectedLiveStreamDelegate(runningMode: .image))
         #expect(error { $0.baseOptions.modelAssetPath = "/models/face_landmarker.task" } == .unconvertedModel(path: "/models/face_landmarker.task"))
-        guard case .modelNotFound(let message) = error({ $0.baseOptions.modelAssetPath = "/no/such/folder" }) else {
+        guard case .modelNotFound(let message, _) = error({ $0.baseOptions.modelAssetPath = "/no/such/folder" }) else {
             Issue.record("a missing folder was accepted")
             return
         }
@@ -59,7 +59,7 @@ struct FaceLandmarkerOptionsTests {
         #expect {
             _ = try FaceLandmarker(options: options)
         } throws: { error in
-            guard case .modelNotFound(let message) = error as? FaceLandmarkerError else { return false }
+            guard case .modelNotFound(let message, _) = error as? FaceLandmarkerError else { return false }
             return message.contains("face_blendshapes.bkm")
         }
         // The wrong net under the right name: a shape error, not a crash.
@@ -69,8 +69,23 @@ struct FaceLandmarkerOptionsTests {
         #expect {
             _ = try FaceLandmarker(options: options)
         } throws: { error in
-            guard case .invalidModel(let message) = error as? FaceLandmarkerError else { return false }
+            guard case .invalidModel(let message, _) = error as? FaceLandmarkerError else { return false }
             return message.contains("not a face mesh net")
+        }
+    }
+
+    /// A corrupt model: `.invalidModel` carrying the engine's `BlazeError` (kind `.corruptModel`).
+    @Test func corruptModelKeepsTheEngineKind() throws {
+        let folder = try ScratchFolder()
+        defer { folder.remove() }
+        try FileManager.default.copyItem(at: try BundledModel.faceDetectionShortRange.url(), to: folder.url.appendingPathComponent("face_detector.bkm"))
+        try Data(repeating: 0x5A, count: 1000).write(to: folder.url.appendingPathComponent("face_landmarks_detector.bkm"))
+        var options = FaceLandmarkerOptions()
+        options.baseOptions.modelAssetPath = folder.url.path
+        #expect {
+            _ = try FaceLandmarker(options: options)
+        } throws: { error in
+            (error as? FaceLandmarkerError)?.underlyingError?.kind == .corruptModel
         }
     }
 

@@ -141,9 +141,13 @@ struct HandOptionsTests {
         try FileManager.default.copyItem(at: bundled.appendingPathComponent("palm_detection_lite.bkm"),
                                          to: folder.appendingPathComponent("hand_landmark_lite.bkm"))
         expectError(folder.path, invalid, variant: .lite)
-        // Garbage.
+        // Garbage: the engine's own error, kind included, travels with the landmarker's.
         try Data(repeating: 0x5A, count: 1000).write(to: folder.appendingPathComponent("palm_detection_full.bkm"))
-        expectError(folder.path, invalid)
+        expectError(folder.path) { e in
+            guard case .invalidModel(let message, let underlying) = e else { return false }
+            return underlying?.kind == .corruptModel && message.contains("palm_detection_full.bkm") && e.underlyingError == underlying
+        }
+        #expect(HandLandmarkerError.invalidNumHands(0).underlyingError == nil)
     }
 
     @Test func modelFolderWorks() throws {
