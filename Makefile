@@ -3,7 +3,7 @@
 SHELL := /bin/bash
 DEBS := libopenblas-dev libturbojpeg0-dev libpng-dev zlib1g-dev pkg-config libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libavdevice-dev
 
-.PHONY: deps demo test bench models sanitize fuzz fuzz-list example-spark
+.PHONY: deps demo test bench models sanitize fuzz fuzz-list example-spark docs
 
 deps:
 	@missing=""; for p in $(DEBS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -62,3 +62,17 @@ example-spark: deps
 # Re-create Models/bkm from Models/sources (see Models/README.md).
 models:
 	@Tools/models/convert_models.sh
+
+# The DocC site of BlazeKit (Sources/BlazeKit/BlazeKit.docc + the module's symbol graphs) in
+# docs-site/, static, for any web server. Tools/docs/check_docs_site.sh opens it in headless
+# Chromium and saves a screenshot.
+docs: deps
+	@rm -rf .build/docs/blazekit-graphs && mkdir -p .build/docs/symbol-graphs .build/docs/blazekit-graphs
+	@swift build -c release --scratch-path .build/docs --target BlazeKit -Xswiftc -emit-symbol-graph \
+	  -Xswiftc -emit-symbol-graph-dir -Xswiftc $(CURDIR)/.build/docs/symbol-graphs 1>&2
+	@cp .build/docs/symbol-graphs/BlazeKit.symbols.json .build/docs/symbol-graphs/BlazeKit@*.symbols.json .build/docs/blazekit-graphs/ 2>/dev/null || \
+	  cp .build/docs/symbol-graphs/BlazeKit.symbols.json .build/docs/blazekit-graphs/
+	@docc convert Sources/BlazeKit/BlazeKit.docc --fallback-display-name BlazeKit --fallback-bundle-identifier org.blazekit.BlazeKit \
+	  --additional-symbol-graph-dir .build/docs/blazekit-graphs --output-path docs-site --transform-for-static-hosting 1>&2
+	@echo "docs: docs-site/ (serve it, e.g. python3 -m http.server -d docs-site, and open /documentation/blazekit)"
+
