@@ -6,6 +6,8 @@ import Foundation
 /// `hot` runs it back to back on the same buffers (everything it touches stays in cache), `cold`
 /// runs it after streaming through a buffer larger than the last-level cache share, as a layer in
 /// a network finds its input in L2/L3. Their gap says how much of a layer's time is memory.
+/// `--tile` forces the SIMD tiles (a level that gives the layer to OpenBLAS shows path
+/// `blasPointwise` without it).
 enum LayerBench {
     struct Spec {
         var pixels: Int, depth: Int, outputs: Int
@@ -46,7 +48,7 @@ enum LayerBench {
             bias.withUnsafeBufferPointer { b in
                 kernels.conv(params: Conv2DParams(padding: .valid, activation: spec.activation), geometry: g, filter: f.baseAddress!,
                              bias: b.baseAddress!, prelu: nil, residualActivation: .none, residualChannels: nil,
-                             backend: .automatic, tile: spec.tile)
+                             backend: spec.tile == nil ? .automatic : .simd, tile: spec.tile)
             }
         }
         var flush = [Float](repeating: 1, count: 8 << 20)    // 32 MB

@@ -5,7 +5,7 @@ import Foundation
 /// Evaluated in Double and rounded to Float once, like the C++ original, whose `M_PI` promotes
 /// the float argument. Used by every rotation in the pipelines (S6, S9).
 @inlinable
-public func normalizeRadians(_ angle: Float) -> Float {
+func normalizeRadians(_ angle: Float) -> Float {
     let a = Double(angle)
     return Float(a - 2 * Double.pi * ((a + Double.pi) / (2 * Double.pi)).rounded(.down))
 }

@@ -2,7 +2,7 @@
 
 /// Presence test of `ThresholdingCalculator`: present iff `score > threshold` (strictly).
 @inlinable
-public func passesPresenceThreshold(_ score: Float, threshold: Float) -> Bool { score > threshold }
+func passesPresenceThreshold(_ score: Float, threshold: Float) -> Bool { score > threshold }
 
 /// One category of a classification result.
 public struct ClassificationCategory: Sendable, Hashable {
@@ -19,7 +19,7 @@ public struct ClassificationCategory: Sendable, Hashable {
 
 /// `TensorsToClassificationCalculator` with `binary_classification` and `top_k = 1`: the
 /// candidates are `{0, p}` and `{1, 1 − p}`; the higher score wins and a tie keeps index 0.
-public func binaryClassification(probability p: Float, labels: (String, String)) -> ClassificationCategory {
+func binaryClassification(probability p: Float, labels: (String, String)) -> ClassificationCategory {
     let q = Float(1.0 - Double(p))
     return p >= q ? ClassificationCategory(index: 0, score: p, categoryName: labels.0)
                   : ClassificationCategory(index: 1, score: q, categoryName: labels.1)
@@ -45,6 +45,6 @@ public enum HandednessConvention: Sendable, Hashable {
 }
 
 /// The handedness category for the hand model's probability output `p` = P(index 0).
-public func handedness(probability p: Float, convention: HandednessConvention = .tasks) -> ClassificationCategory {
+func handedness(probability p: Float, convention: HandednessConvention = .tasks) -> ClassificationCategory {
     binaryClassification(probability: p, labels: convention.labels)
 }

@@ -47,7 +47,7 @@ public struct DetectionDecoderOptions: Sendable, Hashable {
 
 /// The sigmoid `1 / (1 + exp(−x))` in Float32 (docs/pipelines.md §1.2).
 @inlinable
-public func sigmoid(_ x: Float) -> Float { 1 / (1 + exp(-x)) }
+func sigmoid(_ x: Float) -> Float { 1 / (1 + exp(-x)) }
 
 /// docs/pipelines.md S3: raw SSD outputs → detections in normalized *tensor* coordinates, in
 /// ascending anchor order, dropping `score < minScore` and boxes with negative or NaN size.
@@ -56,7 +56,7 @@ public func sigmoid(_ x: Float) -> Float { 1 / (1 + exp(-x)) }
 ///   - boxes: the box tensor, `anchors.count × coordinatesPerAnchor` floats (tensor pixels).
 ///   - scores: the score tensor, `anchors.count` logits.
 /// - Throws: `BlazeError(.shapeMismatch)` when the tensor sizes do not fit the anchors.
-public func decodeDetections(boxes: UnsafeBufferPointer<Float>, scores: UnsafeBufferPointer<Float>,
+func decodeDetections(boxes: UnsafeBufferPointer<Float>, scores: UnsafeBufferPointer<Float>,
                              anchors: [SSDAnchor], options: DetectionDecoderOptions) throws -> [Detection] {
     let n = anchors.count, stride = options.coordinatesPerAnchor
     guard stride >= 4 + 2 * options.keypointCount else {
@@ -96,7 +96,7 @@ public func decodeDetections(boxes: UnsafeBufferPointer<Float>, scores: UnsafeBu
 }
 
 /// `decodeDetections(boxes:scores:anchors:options:)` on arrays (e.g. `Session.run` outputs).
-public func decodeDetections(boxes: [Float], scores: [Float], anchors: [SSDAnchor],
+func decodeDetections(boxes: [Float], scores: [Float], anchors: [SSDAnchor],
                              options: DetectionDecoderOptions) throws -> [Detection] {
     try boxes.withUnsafeBufferPointer { b in
         try scores.withUnsafeBufferPointer { s in

@@ -11,12 +11,12 @@ public enum FaceMeshROIFlavor: Sendable, Hashable {
 }
 
 /// The face rect of a BlazeFace detection: S6 with eye → eye rotation (`FACE_RECTS` in Tasks).
-public func faceRect(fromDetection detection: Detection, imageWidth: Int, imageHeight: Int) -> NormalizedRect {
+func faceRect(fromDetection detection: Detection, imageWidth: Int, imageHeight: Int) -> NormalizedRect {
     NormalizedRect(detection: detection, imageWidth: imageWidth, imageHeight: imageHeight, rotation: .faceDetection)
 }
 
 /// The face mesh ROI for a BlazeFace detection (§4.1).
-public func faceMeshROI(fromDetection detection: Detection, imageWidth: Int, imageHeight: Int,
+func faceMeshROI(fromDetection detection: Detection, imageWidth: Int, imageHeight: Int,
                         flavor: FaceMeshROIFlavor = .legacy) -> NormalizedRect {
     let rect = faceRect(fromDetection: detection, imageWidth: imageWidth, imageHeight: imageHeight)
     let transformation: RectTransformation = flavor == .legacy ? .faceMesh : .expandedFace
@@ -25,7 +25,7 @@ public func faceMeshROI(fromDetection detection: Detection, imageWidth: Int, ima
 
 /// The hand ROI for a palm detection (§6.2): S6(wrist centre → middle MCP, target π/2) then
 /// S7(scale 2.6, shift_y −0.5, square_long). An upright hand gets rotation 0.
-public func handROI(fromPalm palm: Detection, imageWidth: Int, imageHeight: Int) -> NormalizedRect {
+func handROI(fromPalm palm: Detection, imageWidth: Int, imageHeight: Int) -> NormalizedRect {
     let rect = NormalizedRect(detection: palm, imageWidth: imageWidth, imageHeight: imageHeight, rotation: .palm)
     return RectTransformation.handFromPalm.apply(to: rect, imageWidth: imageWidth, imageHeight: imageHeight)
 }

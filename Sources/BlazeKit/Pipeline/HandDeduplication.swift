@@ -9,7 +9,7 @@ import Foundation
 /// MCP – pinky MCP, in pixels.
 ///
 /// - Precondition: every hand has 21 landmarks.
-public func deduplicatedHandIndices(_ hands: [[NormalizedLandmark]], imageWidth: Int, imageHeight: Int) -> [Int] {
+func deduplicatedHandIndices(_ hands: [[NormalizedLandmark]], imageWidth: Int, imageHeight: Int) -> [Int] {
     let w = imageWidth, h = imageHeight
     func distance(_ a: NormalizedLandmark, _ b: NormalizedLandmark) -> Float {
         // std::pow on floats promotes to double; sqrt in double, stored as float.

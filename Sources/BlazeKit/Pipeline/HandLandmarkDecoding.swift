@@ -28,7 +28,7 @@ public let handLandmarkCount = 21
 ///   - padding: letterbox padding of the crop `[left, top, right, bottom]` (0 for the square
 ///     hand ROIs).
 /// - Throws: `BlazeError(.shapeMismatch)` for a wrong number or size of outputs.
-public func decodeHandLandmarks(outputs: [[Float]], roi: NormalizedRect,
+func decodeHandLandmarks(outputs: [[Float]], roi: NormalizedRect,
                                 padding: (left: Float, top: Float, right: Float, bottom: Float) = (0, 0, 0, 0),
                                 convention: HandednessConvention = .tasks) throws -> DecodedHand {
     guard outputs.count == 4, outputs[1].count == 1, outputs[2].count == 1 else {

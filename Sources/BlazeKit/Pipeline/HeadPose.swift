@@ -53,7 +53,7 @@ private let nearPlane = 1.0
 ///   only the first 468 are used, so both mesh versions work.
 /// - Returns: nil for fewer than 468 landmarks, for a face whose landmarks lie within 1e-3 of
 ///   their mean (MediaPipe skips such faces), or where the solver fails.
-public func facePose(landmarks: [NormalizedLandmark], imageWidth: Int, imageHeight: Int) -> FacePose? {
+func facePose(landmarks: [NormalizedLandmark], imageWidth: Int, imageHeight: Int) -> FacePose? {
     guard landmarks.count >= 468, imageWidth > 0, imageHeight > 0 else { return nil }
     let mesh = landmarks.prefix(468)
     if isTooCompact(mesh) { return nil }

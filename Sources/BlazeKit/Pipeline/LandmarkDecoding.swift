@@ -32,7 +32,7 @@ public struct LandmarkDecoderOptions: Sendable, Hashable {
 ///
 /// - Throws: `BlazeError(.shapeMismatch)` when `raw` is not a positive multiple of
 ///   `landmarkCount` with at least 3 values per landmark.
-public func decodeLandmarks(_ raw: UnsafeBufferPointer<Float>, options: LandmarkDecoderOptions) throws -> [NormalizedLandmark] {
+func decodeLandmarks(_ raw: UnsafeBufferPointer<Float>, options: LandmarkDecoderOptions) throws -> [NormalizedLandmark] {
     let n = options.landmarkCount
     guard n > 0, raw.count % n == 0, raw.count / n >= 3 else {
         throw BlazeError(.shapeMismatch, "expected \(n) landmarks × ≥3 values, got \(raw.count) values")
@@ -46,13 +46,13 @@ public func decodeLandmarks(_ raw: UnsafeBufferPointer<Float>, options: Landmark
 }
 
 /// `decodeLandmarks(_:options:)` on an array.
-public func decodeLandmarks(_ raw: [Float], options: LandmarkDecoderOptions) throws -> [NormalizedLandmark] {
+func decodeLandmarks(_ raw: [Float], options: LandmarkDecoderOptions) throws -> [NormalizedLandmark] {
     try raw.withUnsafeBufferPointer { try decodeLandmarks($0, options: options) }
 }
 
 /// docs/pipelines.md S8 step 2 (`LandmarkLetterboxRemovalCalculator`): padding as fractions of the
 /// tensor size; z is rescaled like x.
-public func removeLetterbox(from landmarks: [NormalizedLandmark], left: Float, top: Float,
+func removeLetterbox(from landmarks: [NormalizedLandmark], left: Float, top: Float,
                             right: Float, bottom: Float) -> [NormalizedLandmark] {
     let sx = 1 - (left + right), sy = 1 - (top + bottom)
     return landmarks.map { NormalizedLandmark(x: ($0.x - left) / sx, y: ($0.y - top) / sy, z: $0.z / sx) }
@@ -61,7 +61,7 @@ public func removeLetterbox(from landmarks: [NormalizedLandmark], left: Float, t
 /// docs/pipelines.md S8 step 3, *rect path* (`LandmarkProjectionCalculator` with `NORM_RECT`; legacy
 /// pipelines, Tasks hands): rotate `(x − 0.5, y − 0.5)` by the rect's rotation, scale by its
 /// size, add its centre; `Z = z·rect.width`. Exact for ROIs that are square in pixels.
-public func projectLandmarks(_ landmarks: [NormalizedLandmark], onto rect: NormalizedRect) -> [NormalizedLandmark] {
+func projectLandmarks(_ landmarks: [NormalizedLandmark], onto rect: NormalizedRect) -> [NormalizedLandmark] {
     let c = cos(rect.rotation), s = sin(rect.rotation)
     return landmarks.map { lm in
         let x = lm.x - 0.5, y = lm.y - 0.5
@@ -74,7 +74,7 @@ public func projectLandmarks(_ landmarks: [NormalizedLandmark], onto rect: Norma
 /// docs/pipelines.md S8 step 3, *matrix path* (Tasks face landmarks): project `(x, y)` with the 4×4
 /// row-major matrix (`projectionMatrix(for:imageWidth:imageHeight:)` of the ROI); `Z = z·zs`
 /// with `zs` the length of the projected unit x-segment.
-public func projectLandmarks(_ landmarks: [NormalizedLandmark], matrix: [Float]) -> [NormalizedLandmark] {
+func projectLandmarks(_ landmarks: [NormalizedLandmark], matrix: [Float]) -> [NormalizedLandmark] {
     precondition(matrix.count == 16, "a projection matrix has 16 elements, got \(matrix.count)")
     let m = matrix
     // CalculateZScale: |project(1,0) − project(0,0)|, squared with std::pow (double).
@@ -92,7 +92,7 @@ public func projectLandmarks(_ landmarks: [NormalizedLandmark], matrix: [Float])
 /// (`3·count` floats, metres) rotated in x/y by the ROI rotation; z unchanged; no translation.
 ///
 /// - Throws: `BlazeError(.shapeMismatch)` when `raw.count != 3·count`.
-public func decodeWorldLandmarks(_ raw: UnsafeBufferPointer<Float>, count: Int, rotation: Float) throws -> [WorldLandmark] {
+func decodeWorldLandmarks(_ raw: UnsafeBufferPointer<Float>, count: Int, rotation: Float) throws -> [WorldLandmark] {
     guard raw.count == 3 * count else {
         throw BlazeError(.shapeMismatch, "expected \(3 * count) world landmark values, got \(raw.count)")
     }
@@ -106,7 +106,7 @@ public func decodeWorldLandmarks(_ raw: UnsafeBufferPointer<Float>, count: Int, 
 /// The 4×4 row-major matrix from normalized ROI coordinates to normalized image coordinates
 /// for `rect` on a W×H image, without letterbox (MediaPipe's
 /// `GetRotatedSubRectToRectTransformMatrix`, docs/pipelines.md S1 step 7; Float32 in the C++ order).
-public func projectionMatrix(for rect: NormalizedRect, imageWidth: Int, imageHeight: Int) -> [Float] {
+func projectionMatrix(for rect: NormalizedRect, imageWidth: Int, imageHeight: Int) -> [Float] {
     let iw = Float(imageWidth), ih = Float(imageHeight)
     return rotatedSubRectToRectMatrix(centerX: rect.xCenter * iw, centerY: rect.yCenter * ih, width: rect.width * iw,
                                       height: rect.height * ih, rotation: rect.rotation, imageWidth: iw, imageHeight: ih)

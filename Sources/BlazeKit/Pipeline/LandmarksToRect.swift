@@ -7,7 +7,7 @@ import Foundation
 ///
 /// Bit-exactness quirk kept on purpose: the running maxima start at `FLT_MIN`
 /// (1.17549435e-38, the smallest *positive* normal float), not at −∞.
-public func landmarksToDetection(_ landmarks: [NormalizedLandmark]) -> Detection {
+func landmarksToDetection(_ landmarks: [NormalizedLandmark]) -> Detection {
     var xmin = Float.greatestFiniteMagnitude, ymin = Float.greatestFiniteMagnitude
     var xmax = Float.leastNormalMagnitude, ymax = Float.leastNormalMagnitude
     var keypoints: [Detection.Keypoint] = []
@@ -28,7 +28,7 @@ public func landmarksToDetection(_ landmarks: [NormalizedLandmark]) -> Detection
 /// `faceMeshROI(fromLandmarks:imageWidth:imageHeight:)`.
 ///
 /// - Precondition: at least 264 landmarks (the 468/478-point meshes).
-public func faceRect(fromLandmarks landmarks: [NormalizedLandmark], imageWidth: Int, imageHeight: Int) -> NormalizedRect {
+func faceRect(fromLandmarks landmarks: [NormalizedLandmark], imageWidth: Int, imageHeight: Int) -> NormalizedRect {
     NormalizedRect(detection: landmarksToDetection(landmarks), imageWidth: imageWidth, imageHeight: imageHeight,
                    rotation: .faceLandmarks)
 }
@@ -45,7 +45,7 @@ let handROILandmarkIndices = [0, 1, 2, 3, 5, 6, 9, 10, 13, 14, 17, 18]
 /// Keeps MediaPipe's `FLT_MIN` start value of the running maxima (both passes).
 ///
 /// - Precondition: 21 landmarks.
-public func handRect(fromLandmarks landmarks: [NormalizedLandmark], imageWidth: Int, imageHeight: Int) -> NormalizedRect {
+func handRect(fromLandmarks landmarks: [NormalizedLandmark], imageWidth: Int, imageHeight: Int) -> NormalizedRect {
     precondition(landmarks.count >= 21, "hand landmarks: expected 21, got \(landmarks.count)")
     let points = handROILandmarkIndices.map { landmarks[$0] }
     let w = Float(imageWidth), h = Float(imageHeight)
@@ -92,14 +92,14 @@ public func handRect(fromLandmarks landmarks: [NormalizedLandmark], imageWidth: 
 
 /// The next frame's hand ROI (docs/pipelines.md S9 hand): `handRect` then scale 2, shift_y −0.1,
 /// square_long.
-public func handROI(fromLandmarks landmarks: [NormalizedLandmark], imageWidth: Int, imageHeight: Int) -> NormalizedRect {
+func handROI(fromLandmarks landmarks: [NormalizedLandmark], imageWidth: Int, imageHeight: Int) -> NormalizedRect {
     RectTransformation.handFromLandmarks.apply(to: handRect(fromLandmarks: landmarks, imageWidth: imageWidth, imageHeight: imageHeight),
                                                imageWidth: imageWidth, imageHeight: imageHeight)
 }
 
 /// The next frame's face mesh ROI (docs/pipelines.md S9 face, §4.1): bounding box of all
 /// landmarks, rotation 33 → 263, scale 1.5, square_long.
-public func faceMeshROI(fromLandmarks landmarks: [NormalizedLandmark], imageWidth: Int, imageHeight: Int) -> NormalizedRect {
+func faceMeshROI(fromLandmarks landmarks: [NormalizedLandmark], imageWidth: Int, imageHeight: Int) -> NormalizedRect {
     RectTransformation.faceMesh.apply(to: faceRect(fromLandmarks: landmarks, imageWidth: imageWidth, imageHeight: imageHeight),
                                       imageWidth: imageWidth, imageHeight: imageHeight)
 }

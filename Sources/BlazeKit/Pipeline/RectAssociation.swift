@@ -19,7 +19,7 @@ public struct TrackedRect: Sendable, Hashable {
 ///
 /// IDs follow MediaPipe's `AssociationCalculator`: a rect without an ID inherits the ID of the
 /// *last* removed rect that has one; a rect with an ID keeps its own.
-public func associateRects(_ lists: [[TrackedRect]], threshold: Float) -> [TrackedRect] {
+func associateRects(_ lists: [[TrackedRect]], threshold: Float) -> [TrackedRect] {
     var result: [TrackedRect] = []
     for list in lists {
         for var element in list {
@@ -37,7 +37,7 @@ public func associateRects(_ lists: [[TrackedRect]], threshold: Float) -> [Track
 }
 
 /// `associateRects` for plain rects.
-public func associateRects(_ lists: [[NormalizedRect]], threshold: Float) -> [NormalizedRect] {
+func associateRects(_ lists: [[NormalizedRect]], threshold: Float) -> [NormalizedRect] {
     associateRects(lists.map { $0.map { TrackedRect(rect: $0) } }, threshold: threshold).map(\.rect)
 }
 
@@ -45,7 +45,7 @@ public func associateRects(_ lists: [[NormalizedRect]], threshold: Float) -> [No
 /// order; each `new` (detector) rect is appended iff its IoU with every rect already in the
 /// result is `≤ threshold`. Tasks uses `threshold = min_tracking_confidence` ∈ (0, 1].
 /// IDs pass through unchanged (appended detector rects keep theirs, usually none).
-public func associateHandRects(base: [TrackedRect], new: [TrackedRect], threshold: Float) -> [TrackedRect] {
+func associateHandRects(base: [TrackedRect], new: [TrackedRect], threshold: Float) -> [TrackedRect] {
     var result = base
     for element in new where !result.contains(where: { element.rect.intersectionOverUnion(with: $0.rect) > threshold }) {
         result.append(element)
@@ -54,7 +54,7 @@ public func associateHandRects(base: [TrackedRect], new: [TrackedRect], threshol
 }
 
 /// `associateHandRects` for plain rects.
-public func associateHandRects(base: [NormalizedRect], new: [NormalizedRect], threshold: Float) -> [NormalizedRect] {
+func associateHandRects(base: [NormalizedRect], new: [NormalizedRect], threshold: Float) -> [NormalizedRect] {
     associateHandRects(base: base.map { TrackedRect(rect: $0) }, new: new.map { TrackedRect(rect: $0) },
                        threshold: threshold).map(\.rect)
 }
