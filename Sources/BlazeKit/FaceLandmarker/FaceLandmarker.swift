@@ -35,7 +35,7 @@ public final class FaceLandmarker: @unchecked Sendable {
     /// The options the landmarker was made with (the delegate is still held weakly).
     public let options: FaceLandmarkerOptions
     let pipeline: FaceLandmarkerPipeline
-    private let pool: FaceLandmarkerSessionPool
+    private let pool: FaceSessionPool
     let lock = NSLock()
     /// Serializes video frames (held for a whole frame, while `lock` is only held briefly).
     let frameLock = NSLock()
@@ -71,7 +71,7 @@ public final class FaceLandmarker: @unchecked Sendable {
         let models = try FaceLandmarkerModels.load(options)
         self.options = options
         pipeline = FaceLandmarkerPipeline(options: options)
-        pool = FaceLandmarkerSessionPool(models: models, threads: options.numThreads)
+        pool = FaceSessionPool(models: models, threads: options.numThreads)
         tracker = options.runningMode == .image ? nil : FaceLandmarkerTracker()
         self.continuation = continuation
     }

@@ -95,29 +95,3 @@ struct FaceLandmarkerModels: Sendable {
                      blendshapes: blendshapes?.makeSession(threads: threads))
     }
 }
-
-/// A free list of `FaceSessions` behind a lock: a caller borrows a set for one frame, so
-/// concurrent image-mode calls run in parallel without sharing a session.
-final class FaceLandmarkerSessionPool: Sendable {
-    private let idle = Locked<[FaceSessions]>([])
-    private let createdCount = Locked(0)
-    private let models: FaceLandmarkerModels
-    private let threads: Int?
-
-    init(models: FaceLandmarkerModels, threads: Int?) {
-        self.models = models
-        self.threads = threads
-    }
-
-    /// Session sets made so far (the most calls that ever ran at once).
-    var created: Int { createdCount.withLock { $0 } }
-
-    func withSessions<R>(_ body: (FaceSessions) throws -> R) rethrows -> R {
-        let sessions = idle.withLock { $0.popLast() } ?? {
-            createdCount.withLock { $0 += 1 }
-            return models.makeSessions(threads: threads)
-        }()
-        defer { idle.withLock { $0.append(sessions) } }
-        return try body(sessions)
-    }
-}

@@ -80,17 +80,8 @@ struct FaceLandmarkerPipeline: Sendable {
         if var state = tracker {
             state.previous = zip(raw, ids).map { TrackedRect(rect: faceMeshROI(fromLandmarks: $0, imageWidth: w, imageHeight: h), trackingID: $1) }
             if options.numFaces == 1 {
-                var smoothers: [Int: LandmarkSmoother] = [:]
-                for (i, id) in ids.enumerated() {
-                    let known = state.smoothers[id]
-                    var smoother = known ?? LandmarkSmoother(options: .faceLandmarker)
-                    let smoothed = smoother.smooth(landmarks[i], imageWidth: w, imageHeight: h,
-                                                   timestampMicroseconds: Int64(timestamp) &* 1000)
-                    // A face's first frame passes the filters unchanged; return it bit for bit.
-                    if known != nil { landmarks[i] = smoothed }
-                    smoothers[id] = smoother
-                }
-                state.smoothers = smoothers   // a frame without the face resets its filters
+                smoothTracked(&landmarks, ids: ids, smoothers: &state.smoothers, options: .faceLandmarker,
+                              imageWidth: w, imageHeight: h, timestamp: timestamp)
             }
             tracker = state
         } else {

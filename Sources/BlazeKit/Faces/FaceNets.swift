@@ -71,16 +71,20 @@ final class FaceSessions: @unchecked Sendable {
     }
 }
 
-/// Idle session sets of one detector. A call takes a set (making a new one when all are busy)
-/// and returns it; so N concurrent calls use N sets and a single caller reuses one.
+/// Idle session sets of one detector or landmarker. A call takes a set (making a new one when
+/// all are busy) and returns it; so N concurrent calls use N sets and a single caller reuses one.
 final class FaceSessionPool: Sendable {
-    private let nets: FaceNets
+    private let makeSessions: @Sendable () -> FaceSessions
     private let idle = Locked<[FaceSessions]>([])
     /// Sets kept for reuse; extra ones made under a burst of concurrent calls are dropped.
     private let maxIdle = 8
 
     init(nets: FaceNets) {
-        self.nets = nets
+        makeSessions = { nets.makeSessions() }
+    }
+
+    init(models: FaceLandmarkerModels, threads: Int?) {
+        makeSessions = { models.makeSessions(threads: threads) }
     }
 
     private let createdCount = Locked(0)
@@ -90,7 +94,7 @@ final class FaceSessionPool: Sendable {
     func withSessions<R>(_ body: (FaceSessions) throws -> R) rethrows -> R {
         let sessions = idle.withLock { $0.popLast() } ?? {
             createdCount.withLock { $0 += 1 }
-            return nets.makeSessions()
+            return makeSessions()
         }()
         defer {
             idle.withLock { list in

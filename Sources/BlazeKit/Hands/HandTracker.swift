@@ -65,18 +65,8 @@ extension HandPipeline {
                 return TrackedRect(rect: next, trackingID: id)
             }
             if let smoothing {
-                var smoothers: [Int: LandmarkSmoother] = [:]
-                for (i, id) in ids.enumerated() {
-                    let known = state.smoothers[id]
-                    var smoother = known ?? LandmarkSmoother(options: smoothing)
-                    let smoothed = smoother.smooth(landmarks[i], imageWidth: w, imageHeight: h,
-                                                   timestampMicroseconds: Int64(timestamp) &* 1000)
-                    // A hand's first frame passes the filters unchanged; return it bit for bit
-                    // (the filters work in pixels, and x·W/W may differ in the last bit).
-                    if known != nil { landmarks[i] = smoothed }
-                    smoothers[id] = smoother
-                }
-                state.smoothers = smoothers   // hands that are gone lose their filters
+                smoothTracked(&landmarks, ids: ids, smoothers: &state.smoothers, options: smoothing,
+                              imageWidth: w, imageHeight: h, timestamp: timestamp)
             }
             tracker = state
         }

@@ -77,3 +77,23 @@ public struct LandmarkSmoother: Sendable, Hashable {
         return result
     }
 }
+
+/// One frame of per-object smoothing in video / live stream: object `i` (tracking ID `ids[i]`)
+/// is smoothed by its own `LandmarkSmoother`, kept in `smoothers` by ID; objects that are gone
+/// lose their filters (a frame without the object resets it). An object's first frame passes
+/// the filters unchanged and is returned bit for bit (the filters work in pixels, and x·W/W may
+/// differ in the last bit).
+func smoothTracked(_ landmarks: inout [[NormalizedLandmark]], ids: [Int], smoothers: inout [Int: LandmarkSmoother],
+                   options: LandmarkSmoother.Options, imageWidth: Int, imageHeight: Int, timestamp: Int) {
+    var kept: [Int: LandmarkSmoother] = [:]
+    for (i, id) in ids.enumerated() {
+        let known = smoothers[id]
+        var smoother = known ?? LandmarkSmoother(options: options)
+        let smoothed = smoother.smooth(landmarks[i], imageWidth: imageWidth, imageHeight: imageHeight,
+                                       timestampMicroseconds: Int64(timestamp) &* 1000)
+        if known != nil { landmarks[i] = smoothed }
+        kept[id] = smoother
+    }
+    smoothers = kept
+}
+
