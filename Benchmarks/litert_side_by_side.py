@@ -12,6 +12,12 @@ BlazeKit/LiteRT ratios (< 1 means BlazeKit is faster).
 
 `bench` runs without OPENBLAS_CORETYPE in its environment (see benchmark_common.bench_env).
 
+--lockstep (the better method on a shared machine) keeps one `bench --serve` process and one LiteRT
+interpreter per model and thread count alive and alternates short blocks of runs between them
+(--block runs each, --rounds × --runs runs per side in all). Each block pair sees the same machine
+load, so the ratio reported is the median of the per-pair ratios of block medians; the times are
+the medians of all samples.
+
 One build, `.build/release/bench` (`swift build -c release`, what an app gets), built first if
 missing unless --no-build is given. --levels default (the CPU's best kernel level) and/or named
 levels, forced with BLAZE_ISA.
@@ -20,6 +26,7 @@ Needs: `pip install ai-edge-litert numpy`.
 
     python3 Benchmarks/litert_side_by_side.py [--threads 1 2] [--levels default baseline avx2 avx512]
         [--rounds 3] [--runs 60] [--model STEM ...] [--no-build] [--retries 10] [--quiet PCT]
+        [--lockstep [--block 5]]
 """
 import argparse
 import datetime
@@ -73,6 +80,14 @@ class LiteRTModel:
         for _ in range(5):
             self.interpreter.invoke()
 
+    def samples_ms(self, runs):
+        out = []
+        for _ in range(runs):
+            t = time.perf_counter_ns()
+            self.interpreter.invoke()
+            out.append((time.perf_counter_ns() - t) / 1e6)
+        return out
+
     def median_ms(self, runs, threads):
         """Median latency and the share of time the threads had a core (process CPU / threads·wall)."""
         samples = []
@@ -101,12 +116,68 @@ def bench_json(level, stem, threads, runs):
 
 
 
+class BenchServer:
+    """A `bench --serve` process: one model loaded and warmed up, timing blocks of runs on request."""
+    def __init__(self, level, stem, threads):
+        self.process = subprocess.Popen([BUILDS[level][0], "--serve", "--model", stem, "--threads", str(threads)],
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=bench_env(level))
+        ready = self.process.stdout.readline().split()
+        if not ready or ready[0] != "ready":
+            sys.exit(f"bench --serve did not start: {ready}")
+        self.isa = ready[1]
+
+    def samples_ms(self, runs):
+        self.process.stdin.write(f"{runs}\n")
+        self.process.stdin.flush()
+        return [float(x) for x in self.process.stdout.readline().split()]
+
+    def close(self):
+        self.process.stdin.write("quit\n")
+        self.process.stdin.flush()
+        self.process.wait()
+
+
+def lockstep(args, workdir):
+    """Per model, thread count and build: alternating blocks of LiteRT and BlazeKit runs."""
+    rows = {}  # (stem, threads) -> (litert ms, {build: (ms, ratio)})
+    isa = {}
+    blocks = max(1, args.rounds * args.runs // args.block)
+    for stem in args.model:
+        path = tflite_path(stem, workdir)
+        for threads in args.threads:
+            if args.quiet is not None:
+                wait_for_quiet(args.quiet, 600)
+            log(f"lockstep: {stem} at {threads} thread(s), {blocks} block pairs of {args.block} runs")
+            lite = LiteRTModel(path, threads)
+            servers = {b: BenchServer(b, stem, threads) for b in args.builds}
+            lite_all, ours_all, ratios = [], {b: [] for b in args.builds}, {b: [] for b in args.builds}
+            for _ in range(blocks):
+                lite_block = lite.samples_ms(args.block)
+                lite_all += lite_block
+                for b, server in servers.items():
+                    time.sleep(0.002)  # let the other side's idle threads stop spinning
+                    block = server.samples_ms(args.block)
+                    ours_all[b] += block
+                    ratios[b].append(statistics.median(block) / statistics.median(lite_block))
+                time.sleep(0.002)
+            for b, server in servers.items():
+                isa[b] = server.isa
+                server.close()
+            del lite
+            rows[(stem, threads)] = (statistics.median(lite_all),
+                                     {b: (statistics.median(ours_all[b]), statistics.median(ratios[b])) for b in args.builds})
+    return rows, isa
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--threads", type=int, nargs="+", default=[1, 2])
     ap.add_argument("--runs", type=int, default=60, help="timed runs per side, model, thread count and round")
     ap.add_argument("--settle", type=float, default=1.0, help="seconds to pause before each bench process")
     ap.add_argument("--model", nargs="+", choices=MODELS, default=MODELS)
+    ap.add_argument("--lockstep", action="store_true",
+                    help="alternate blocks of runs between one bench --serve process and LiteRT (see above)")
+    ap.add_argument("--block", type=int, default=5, help="--lockstep: runs per block")
     add_common_arguments(ap, "model and thread count")
     args = ap.parse_args()
 
@@ -129,6 +200,25 @@ def main():
                 sys.exit(f"{binary} is missing (build it with: {' '.join(command)})")
             log(f"building {build}: {' '.join(command)}")
             subprocess.run(command, cwd=ROOT, check=True, stdout=sys.stderr)
+
+    if args.lockstep:
+        with tempfile.TemporaryDirectory() as workdir:
+            rows, isa = lockstep(args, workdir)
+        print(f"Measured {datetime.date.today().isoformat()} on {cpu_name()} ({os.cpu_count()} cores, {platform.system()} "
+              f"{platform.machine()}), LiteRT {litert_version} (XNNPACK), "
+              + ", ".join(f"{b}: level {isa[b]}" for b in args.builds)
+              + f". Lockstep: blocks of {args.block} runs alternating between LiteRT and BlazeKit, "
+              f"{args.rounds * args.runs} runs per side; times are medians of all runs, ratio = median of "
+              f"the per-block-pair ratios = BlazeKit / LiteRT (< 1: BlazeKit faster).\n")
+        header, rule = "| model | threads | LiteRT ms |", "|---|---:|---:|"
+        for build in args.builds:
+            header += f" {build} ms | {build} / LiteRT |"
+            rule += "---:|---:|"
+        print(header)
+        print(rule)
+        for (stem, threads), (ref, ours) in rows.items():
+            print(f"| {stem} | {threads} | {ref:.3f} |" + "".join(f" {ms:.3f} | {ratio:.2f} |" for ms, ratio in ours.values()))
+        return
 
     litert = {}   # (stem, threads) -> [round medians]
     ours = {}     # (build, stem, threads) -> [round medians]

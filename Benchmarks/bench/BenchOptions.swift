@@ -8,6 +8,7 @@ import BlazeModels
 ///     bench --roofline   (register-only multiply-add peak of each kernel level this CPU runs)
 ///     bench --soak [--frames N] [--threads N] [--json]   (long-running video and live-stream modes, see `Soak`)
 ///     bench --layer pointwise P K O [--tile MRxNV] [--relu6] [--runs N]   (one layer alone, hot and cold cache, see `LayerBench`)
+///     bench --serve --model STEM [--threads N]   (times blocks of runs on request from stdin, see `serve`)
 ///
 /// `--threads N` measures every model at N threads (default: every core); `--model` filters (repeat
 /// it for several; model stems or pipeline names such as `faces_fast`); `--runs N` fixes the timed runs per model (default: about 1.5 s worth, 10–500);
@@ -33,8 +34,10 @@ struct BenchOptions {
     var soakFrames = 10_000
     /// `--layer`: the one layer to time.
     var layer: LayerBench.Spec?
+    /// `--serve`: time runs of one model on request (a side-by-side script drives it).
+    var serve = false
 
-    static let usage = "usage: bench [--json] [--threads N] [--model STEM]… [--runs N] [--no-alloc-count] | bench --profile [--threads N] [--model STEM]… [--top N] | bench --roofline | bench --soak [--frames N] [--threads N] [--json] | bench --layer pointwise P K O [--tile MRxNV] [--relu6] [--runs N]"
+    static let usage = "usage: bench [--json] [--threads N] [--model STEM]… [--runs N] [--no-alloc-count] | bench --profile [--threads N] [--model STEM]… [--top N] | bench --roofline | bench --soak [--frames N] [--threads N] [--json] | bench --layer pointwise P K O [--tile MRxNV] [--relu6] [--runs N] | bench --serve --model STEM [--threads N]"
 
     init(_ args: [String]) throws {
         var i = 0
@@ -64,6 +67,7 @@ struct BenchOptions {
             case "--alloc-probe": allocProbe = try model(try next())
             case "--profile": profile = true
             case "--roofline": roofline = true
+            case "--serve": serve = true
             case "--soak": soak = true
             case "--frames": soakFrames = try positive("--frames")
             case "--top": profileTop = try positive("--top")
@@ -79,6 +83,9 @@ struct BenchOptions {
             default: throw BlazeError(.invalidInput, "unknown option \(args[i]); \(Self.usage)")
             }
             i += 1
+        }
+        if serve && (models.count != 1 || !pipelines.isEmpty) {
+            throw BlazeError(.invalidInput, "--serve needs exactly one --model (a bundled model)")
         }
         if models.isEmpty && pipelines.isEmpty {
             models = BundledModel.allCases

@@ -64,3 +64,31 @@ func processCPUSeconds() -> Double {
     func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
     return seconds(usage.ru_utime) + seconds(usage.ru_stime)
 }
+
+/// `bench --serve --model STEM`: the model loaded and warmed up, then timed on request, so a
+/// side-by-side script can alternate short blocks of BlazeKit and LiteRT runs (both sides then see
+/// the same load on a shared machine). Prints `ready`; then for each line `N` on stdin runs N
+/// inferences and prints their times in ms on one line; ends at EOF or `quit`.
+func serve(_ model: BundledModel, options: BenchOptions) throws {
+    let session = try model.load().makeSession(kernels: .optimized, threads: options.threads)
+    BenchInputs.fill(session)
+    for _ in 0..<options.warmup { session.runInPlace() }
+    func reply(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+    reply("ready \(try KernelLevels.active().rawValue) \(session.threads)")
+    while let line = readLine(), line != "quit" {
+        guard let n = Int(line.trimmingCharacters(in: .whitespaces)), n >= 1 else {
+            reply("error: expected a positive number of runs, got \(line)")
+            continue
+        }
+        var times: [String] = []
+        times.reserveCapacity(n)
+        for _ in 0..<n {
+            let s = nowMs()
+            session.runInPlace()
+            times.append(String(format: "%.4f", nowMs() - s))
+        }
+        reply(times.joined(separator: " "))
+    }
+}

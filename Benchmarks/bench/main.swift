@@ -21,6 +21,10 @@ func run() throws {
         try LayerBench.run(layer, runs: options.runs > 0 ? options.runs : 200)
         return
     }
+    if options.serve {
+        try serve(options.models[0], options: options)
+        return
+    }
     if options.profile {
         try profile(options)
         return

@@ -58,6 +58,22 @@ import Testing
         KernelTestKit.expectClose(allKeep.values, [276], tolerance: 0)
     }
 
+    @Test func contiguousRowsSumInEightLaneOrder() {
+        // One row of 9 reducing into one output: lanes 0…7 get x0…x7, the tree adds (l0+l4)+(l2+l6)
+        // and (l1+l5)+(l3+l7), then the tail x8. Float32 by hand (numpy.float32, step by step):
+        // 1e8 + 4 rounds back to 1e8, 4 + 4 = 8 per other lane pair, (1e8 + 8) + 16 = 100000024, + 3
+        // rounds to 100000024. In input order every +4 and the +3 would be lost (100000000).
+        let x = T([1, 9], [1e8, 4, 4, 4, 4, 4, 4, 4, 3])
+        let r = Self.reduce(ReduceParams(.sum, axes: [1], keepDims: false), x)
+        KernelTestKit.expectClose(r.values, [100_000_024], tolerance: 0)
+        // Rows shorter than 8 are the plain sum in order: 1e8 + 4 + 4 = 1e8 (each +4 a tie to even).
+        let short = Self.reduce(ReduceParams(.sum, axes: [1], keepDims: false), T([1, 3], [1e8, 4, 4]))
+        KernelTestKit.expectClose(short.values, [100_000_000], tolerance: 0)
+        // MEAN of the same row: the sum divided by 9.
+        let mean = Self.reduce(ReduceParams(.mean, axes: [1], keepDims: false), x)
+        KernelTestKit.expectClose(mean.values, [Float(100_000_024) / 9], tolerance: 0)
+    }
+
     @Test func globalAveragePoolNHWC() {
         // MEAN over H, W of [1,2,2,3] (0…11), keepDims.
         let r = Self.reduce(ReduceParams(.mean, axes: [1, 2], keepDims: true), T.iota([1, 2, 2, 3]))

@@ -146,6 +146,14 @@ import Testing
                 try Kit.expectMatchesReference(op, [T.random([2, 5, 6, 7], &rng)], "\(kind.name) \(axes) keep \(keep)")
             }
         }
+        // Contiguous rows into one output (RowSum's lane order), lengths around the 8-lane chunks.
+        for shape in [[1, 1, 97, 64], [3, 37], [2, 4, 9], [5, 8], [4, 16, 1], [2, 3, 1, 17]] {
+            for kind in [ReduceKind.mean, .sum] {
+                let axes = shape.count == 3 && shape[2] == 9 ? [1, 2] : [shape.count - 1]
+                let op = Op.reduce(ReduceParams(kind, axes: axes, keepDims: true))
+                try Kit.expectMatchesReference(op, [T.random(shape, &rng)], "\(kind.name) \(shape) \(axes)")
+            }
+        }
         // RESHAPE (a copy when not aliased).
         try Kit.expectMatchesReference(.reshape(ReshapeParams(shape: [6, 4])), [T.random([2, 3, 4], &rng)], "RESHAPE")
     }

@@ -213,7 +213,8 @@ final class StridedCopyStep: ParallelJob {
 }
 
 /// MEAN / SUM / REDUCE_MAX: the input visited in row-major order, accumulating into the output
-/// (the reference's order, so the same rounding). One thread: the parts would share outputs.
+/// (the reference's order, so the same rounding; contiguous rows into one output in `RowSum`'s
+/// order). One thread: the parts would share outputs.
 struct ReduceStep {
     let kind: ReduceKind
     let x: UnsafePointer<Float>, y: UnsafeMutablePointer<Float>
@@ -253,7 +254,9 @@ struct ReduceStep {
             }
         } else {
             space.forEachSegment(0..<space.count) { oi, oo, _, n in
-                if so == 0 {
+                if so == 0 && si == 1 {
+                    y[oo] = y[oo] + RowSum.sum(x + oi, count: n)
+                } else if so == 0 {
                     var acc = y[oo], i = oi
                     for _ in 0..<n { acc += x[i]; i &+= si }
                     y[oo] = acc
