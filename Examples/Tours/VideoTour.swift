@@ -9,7 +9,7 @@ func videoTour() throws {
     handOptions.runningMode = .video
     let landmarker = try HandLandmarker(options: handOptions)
     while let frame = try frames.nextFrame() {
-        let result = try landmarker.detect(videoFrame: frame.image, timestampInMilliseconds: frame.timestampMilliseconds)
+        let result = try landmarker.detect(videoFrame: frame.image, timestampInMilliseconds: frame.timestampInMilliseconds)
         print(frame.index, result.landmarks.count)
     }
 }

@@ -31,7 +31,7 @@ public struct ImageSequence: Sendable {
     /// Decodes frame `index`.
     public func frame(at index: Int) throws -> VideoFrame {
         VideoFrame(image: try ImageFile.read(contentsOf: urls[index], options: options), index: index,
-                   timestampMilliseconds: Int((Double(index) * 1000 / framesPerSecond).rounded(.down)))
+                   timestampInMilliseconds: Int((Double(index) * 1000 / framesPerSecond).rounded(.down)))
     }
 
     /// A reader yielding the frames in order.

@@ -9,20 +9,63 @@ public struct VideoFrame: Sendable {
     public var index: Int
     /// Presentation time in milliseconds: from the frame rate (`index · 1000 / fps`, rounded
     /// down) for Y4M and image sequences, from the container's presentation time for
-    /// `BlazeVideo.VideoReader`.
-    public var timestampMilliseconds: Int
+    /// `BlazeVideo.VideoReader`. Pass it on as `detect(videoFrame:timestampInMilliseconds:)`.
+    public var timestampInMilliseconds: Int
 
-    public init(image: VisionImage, index: Int, timestampMilliseconds: Int) {
+    public init(image: VisionImage, index: Int, timestampInMilliseconds: Int) {
         self.image = image
         self.index = index
-        self.timestampMilliseconds = timestampMilliseconds
+        self.timestampInMilliseconds = timestampInMilliseconds
     }
+
+    @available(*, deprecated, renamed: "init(image:index:timestampInMilliseconds:)")
+    public init(image: VisionImage, index: Int, timestampMilliseconds: Int) {
+        self.init(image: image, index: index, timestampInMilliseconds: timestampMilliseconds)
+    }
+
+    @available(*, deprecated, renamed: "timestampInMilliseconds")
+    public var timestampMilliseconds: Int { timestampInMilliseconds }
 }
 
-/// Something that yields frames one by one (`Y4MReader`, `ImageSequence.Reader`).
+/// Something that yields frames one by one (`Y4MReader`, `ImageSequence.Reader`,
+/// `BlazeVideo.VideoReader`, `BlazeVideo.CameraReader`).
+///
+///     for try await frame in reader.frames { … }
 public protocol FrameSource: AnyObject {
     /// The next frame, or nil at the end of the input.
     func nextFrame() throws -> VideoFrame?
+}
+
+extension FrameSource {
+    /// The remaining frames as an asynchronous sequence: `for try await frame in source.frames`.
+    /// Iteration ends at the end of the input and rethrows the first read error. Each step calls
+    /// `nextFrame()` on the caller's task, so use the sequence from one task at a time.
+    public var frames: FrameSequence<Self> { FrameSequence(source: self) }
+}
+
+/// The frames of a `FrameSource` (see `FrameSource.frames`).
+public struct FrameSequence<Source: FrameSource>: AsyncSequence {
+    public typealias Element = VideoFrame
+    let source: Source
+
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        let source: Source
+        var finished = false
+
+        public mutating func next() async throws -> VideoFrame? {
+            if finished { return nil }
+            do {
+                if let frame = try source.nextFrame() { return frame }
+                finished = true
+                return nil
+            } catch {
+                finished = true
+                throw error
+            }
+        }
+    }
+
+    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(source: source) }
 }
 
 /// The stream header of a YUV4MPEG2 file.

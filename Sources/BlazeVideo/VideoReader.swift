@@ -35,7 +35,7 @@ public struct VideoInfo: Sendable, Hashable {
 /// Decodes a video file, a stream on standard input or a V4L2 camera through FFmpeg's libraries,
 /// one frame at a time.
 ///
-/// - Frames come in presentation order with `timestampMilliseconds` from each frame's
+/// - Frames come in presentation order with `timestampInMilliseconds` from each frame's
 ///   presentation time (rounded down to the millisecond, strictly increasing: a frame without a
 ///   timestamp, or one not after its predecessor, gets the previous one plus a frame interval).
 /// - Frames keep the decoder's pixel layout when BlazeKit has it (`yuv420p`/`yuvj420p` → `.i420`,
@@ -250,7 +250,7 @@ public final class VideoReader: FrameSource {
         image.orientation = info.orientation
         let timestamp = nextTimestamp(decoded.pointee.best_effort_timestamp)
         defer { frameIndex += 1 }
-        return VideoFrame(image: image, index: frameIndex, timestampMilliseconds: timestamp)
+        return VideoFrame(image: image, index: frameIndex, timestampInMilliseconds: timestamp)
     }
 
     private func nextTimestamp(_ presentation: Int64) -> Int {

@@ -54,13 +54,42 @@ import Glibc
             var count = 0
             while let frame = try reader.nextFrame() {
                 #expect(frame.index == count)
-                #expect(frame.timestampMilliseconds == count * 40)
+                #expect(frame.timestampInMilliseconds == count * 40)
                 #expect(frame.image.format == .i420(.video))
                 #expect(Self.planeBytes(frame.image) == Self.frameBytes(width: w, height: h, frame: count))
                 count += 1
             }
             #expect(count == 3)
         }
+    }
+
+    @Test func framesAsAnAsyncSequence() async throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("y4m-\(UUID().uuidString).y4m")
+        defer { try? FileManager.default.removeItem(at: url) }
+        // Three whole frames, then a fourth cut in the middle of its luma plane.
+        var data = Self.makeStream(width: 6, height: 4, frames: 3)
+        data.append(contentsOf: Array("FRAME\n".utf8) + [UInt8](repeating: 1, count: 10))
+        try data.write(to: url)
+        let reader = try Y4MReader(path: url.path)
+        var indices: [Int] = [], timestamps: [Int] = []
+        do {
+            for try await frame in reader.frames {
+                indices.append(frame.index)
+                timestamps.append(frame.timestampInMilliseconds)
+                #expect(Self.planeBytes(frame.image) == Self.frameBytes(width: 6, height: 4, frame: frame.index))
+            }
+            Issue.record("the truncated fourth frame did not throw")
+        } catch let e as BlazeError {
+            #expect(!e.message.isEmpty, "\(e)")
+        }
+        #expect(indices == [0, 1, 2] && timestamps == [0, 40, 80])
+        // A whole stream ends the loop without an error.
+        let whole = FileManager.default.temporaryDirectory.appendingPathComponent("y4m-\(UUID().uuidString).y4m")
+        defer { try? FileManager.default.removeItem(at: whole) }
+        try Self.makeStream(width: 6, height: 4, frames: 2).write(to: whole)
+        var count = 0
+        for try await _ in try Y4MReader(path: whole.path).frames { count += 1 }
+        #expect(count == 2)
     }
 
     @Test(arguments: ["C420", "C420jpeg", "C420paldv", "C420mpeg2", "C420jpeg XYSCSS=420JPEG XCOLORRANGE=FULL",
@@ -238,7 +267,7 @@ import Glibc
         var values: [Int] = [], times: [Int] = []
         while let frame = try reader.nextFrame() {
             values.append(Int(frame.image.uprightPixel(x: 0, y: 0).r))
-            times.append(frame.timestampMilliseconds)
+            times.append(frame.timestampInMilliseconds)
         }
         #expect(values == [1, 2, 9, 10])
         #expect(times == [0, 100, 200, 300])

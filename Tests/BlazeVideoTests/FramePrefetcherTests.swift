@@ -21,7 +21,7 @@ struct FramePrefetcherTests {
             }
             if delay > 0 { usleep(delay) }
             defer { next += 1 }
-            return VideoFrame(image: try VisionImage(width: 2, height: 2, format: .gray8), index: next, timestampMilliseconds: next * 33)
+            return VideoFrame(image: try VisionImage(width: 2, height: 2, format: .gray8), index: next, timestampInMilliseconds: next * 33)
         }
     }
 

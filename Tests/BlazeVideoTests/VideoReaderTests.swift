@@ -41,7 +41,7 @@ struct VideoReaderTests {
             #expect(ours.image.format == .i420(.video) && theirs.image.format == .i420(.video))
             #expect(bytes(ours.image) == bytes(theirs.image), "\(clip) frame \(ours.index): pixels differ from ffmpeg's decode")
         }
-        #expect(decoded.map(\.timestampMilliseconds) == (try VideoFixtures.presentationMilliseconds(clip)))
+        #expect(decoded.map(\.timestampInMilliseconds) == (try VideoFixtures.presentationMilliseconds(clip)))
         #expect(decoded.map(\.index) == Array(0..<8))
     }
 

@@ -38,7 +38,7 @@ struct VideoWriterTests {
             let left = frame.image.uprightPixel(x: 4, y: height / 2), right = frame.image.uprightPixel(x: width - 4, y: height / 2)
             #expect(left.r > 180 && left.g < 70 && left.b < 70, "\(ext) frame \(count): left \(left)")
             #expect(right.b > 180 && right.r < 70 && right.g < 70, "\(ext) frame \(count): right \(right)")
-            #expect(frame.timestampMilliseconds == count * 40)
+            #expect(frame.timestampInMilliseconds == count * 40)
             count += 1
         }
         #expect(count == 12)

@@ -39,7 +39,7 @@ struct FaceLandmarksCommand: Sendable {
     func run() throws -> Int32 {
         let landmarker = try FaceLandmarker(options: options)
         return try runInputs(settings, command: "face-landmarks") { input, image, frame, draws in
-            let result = try frame.map { try landmarker.detect(videoFrame: image, timestampInMilliseconds: $0.timestampMilliseconds) }
+            let result = try frame.map { try landmarker.detect(videoFrame: image, timestampInMilliseconds: $0.timestampInMilliseconds) }
                 ?? landmarker.detect(image: image)
             return (output(input: input, image: image, frame: frame, result: result), draws ? try drawing(image: image, result: result) : nil)
         }

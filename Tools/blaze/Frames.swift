@@ -111,7 +111,7 @@ func runFrames(_ spec: InputSpec, annotatePath: String?, command: String, maxFra
             }
             try printLine(text)
             count += 1
-            position = Double(frame.timestampMilliseconds) / 1000
+            position = Double(frame.timestampInMilliseconds) / 1000
             progress.step(position: position)
         }
     } catch let error as StreamWriteError {

@@ -44,7 +44,7 @@ struct HandsCommand: Sendable {
     func run() throws -> Int32 {
         let landmarker = try HandLandmarker(options: options)
         return try runInputs(settings, command: "hands") { input, image, frame, draws in
-            let result = try frame.map { try landmarker.detect(videoFrame: image, timestampInMilliseconds: $0.timestampMilliseconds) }
+            let result = try frame.map { try landmarker.detect(videoFrame: image, timestampInMilliseconds: $0.timestampInMilliseconds) }
                 ?? landmarker.detect(image: image)
             return (output(input: input, image: image, frame: frame, result: result), draws ? try drawing(image: image, result: result) : nil)
         }

@@ -145,7 +145,7 @@ func imageFields(input: String, image: VisionImage, frame: VideoFrame?) -> [(Str
     var fields: [(String, JSON)] = [("image", .string(input)), ("width", .int(image.uprightWidth)), ("height", .int(image.uprightHeight))]
     if let frame {
         fields.append(("frameIndex", .int(frame.index)))
-        fields.append(("timestampMs", .int(frame.timestampMilliseconds)))
+        fields.append(("timestampMs", .int(frame.timestampInMilliseconds)))
     }
     return fields
 }

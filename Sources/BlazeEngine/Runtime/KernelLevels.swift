@@ -43,7 +43,7 @@ public enum KernelLevels {
     }
 
     /// The kernels of `level`; throws when this CPU or this build lacks it.
-    public static func kernels(for level: ISALevel) throws -> any ISAKernelSet.Type {
+    package static func kernels(for level: ISALevel) throws -> any ISAKernelSet.Type {
         guard ISALevel.supported.contains(level) else {
             throw BlazeError(.unsupportedISA, "this CPU (\(CPUInfo.brand)) lacks \(level); it supports: \(ISALevel.supported.map(\.rawValue).joined(separator: ", "))")
         }

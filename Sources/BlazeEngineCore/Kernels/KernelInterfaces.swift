@@ -11,7 +11,7 @@
 // `workCount` independent units; any split into contiguous ranges gives the same bytes.
 
 /// The path a prepared CONV_2D / FULLY_CONNECTED takes.
-public enum ConvKernelPath: Sendable, Equatable {
+package enum ConvKernelPath: Sendable, Equatable {
     /// 1×1 stride 1 (and FULLY_CONNECTED): register tiles of pixels × channel vectors.
     case pointwise
     /// Pointwise with very few outputs (detector heads): dot products over the input channels.
@@ -23,7 +23,7 @@ public enum ConvKernelPath: Sendable, Equatable {
 }
 
 /// Who computes the pointwise layers of a `ConvKernel`.
-public enum ConvBackend: Sendable, Equatable {
+package enum ConvBackend: Sendable, Equatable {
     /// The level's cost model decides per layer (SIMD tiles or OpenBLAS).
     case automatic
     /// Always the level's SIMD tiles.
@@ -34,7 +34,7 @@ public enum ConvBackend: Sendable, Equatable {
 
 /// A prepared CONV_2D or FULLY_CONNECTED with fused epilogue: `y = act(x∗w + b)`, then optionally
 /// `y = residualAct(y + residual)` and a per-channel PReLU.
-public protocol ConvKernel: AnyObject, Sendable {
+package protocol ConvKernel: AnyObject, Sendable {
     var geometry: ConvGeometry { get }
     var kind: ConvKernelPath { get }
     /// Output pixels per register tile and channel vectors per block.
@@ -55,7 +55,7 @@ public protocol ConvKernel: AnyObject, Sendable {
 }
 
 /// A prepared DEPTHWISE_CONV_2D with the same fused epilogue; work units are output rows.
-public protocol DepthwiseKernel: AnyObject, Sendable {
+package protocol DepthwiseKernel: AnyObject, Sendable {
     var params: DepthwiseConv2DParams { get }
     var geometry: ConvGeometry { get }
     /// Pixels per register tile of the widest channel blocks.
@@ -66,26 +66,26 @@ public protocol DepthwiseKernel: AnyObject, Sendable {
 }
 
 /// A prepared row-parallel kernel without weights (pooling, RESIZE_BILINEAR).
-public protocol RowKernel: Sendable {
+package protocol RowKernel: Sendable {
     var workCount: Int { get }
     func run(input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, rows: Range<Int>)
 }
 
 /// A register tile shape of the conv micro-kernel: `rows` pixels × up to `maxVectors` vectors.
-public struct ConvTileShape: Sendable, Equatable {
-    public var rows: Int
-    public var maxVectors: Int
-    public init(rows: Int, maxVectors: Int) { self.rows = rows; self.maxVectors = maxVectors }
+package struct ConvTileShape: Sendable, Equatable {
+    package var rows: Int
+    package var maxVectors: Int
+    package init(rows: Int, maxVectors: Int) { self.rows = rows; self.maxVectors = maxVectors }
 
     /// `count` shapes from `shape(i)` (lets a level module list its shapes without specialising
     /// array code on this type itself).
-    public static func list(count: Int, _ shape: (Int) -> (rows: Int, maxVectors: Int)) -> [ConvTileShape] {
+    package static func list(count: Int, _ shape: (Int) -> (rows: Int, maxVectors: Int)) -> [ConvTileShape] {
         (0..<count).map { let s = shape($0); return ConvTileShape(rows: s.rows, maxVectors: s.maxVectors) }
     }
 }
 
 /// Every kernel of one ISA level, and that level's policy for the layers it does not take.
-public protocol ISAKernelSet {
+package protocol ISAKernelSet {
     static var level: ISALevel { get }
     /// Floats per vector of the conv tiles (4, 8 or 16).
     static var lanes: Int { get }
@@ -139,39 +139,39 @@ public protocol ISAKernelSet {
 
 extension ConvKernel {
     /// Whole tensor.
-    public func run(input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, residual: UnsafePointer<Float>? = nil) {
+    package func run(input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, residual: UnsafePointer<Float>? = nil) {
         run(input: input, output: output, residual: residual, work: 0..<workCount)
     }
 
     /// Balanced contiguous range `part` of `parts` over `0..<workCount`.
-    public func partition(_ part: Int, of parts: Int) -> Range<Int> { WorkRange.part(part, of: parts, count: workCount) }
+    package func partition(_ part: Int, of parts: Int) -> Range<Int> { WorkRange.part(part, of: parts, count: workCount) }
 }
 
 extension DepthwiseKernel {
-    public func run(input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, residual: UnsafePointer<Float>? = nil) {
+    package func run(input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, residual: UnsafePointer<Float>? = nil) {
         run(input: input, output: output, residual: residual, rows: 0..<workCount)
     }
 
-    public func partition(_ part: Int, of parts: Int) -> Range<Int> { WorkRange.part(part, of: parts, count: workCount) }
+    package func partition(_ part: Int, of parts: Int) -> Range<Int> { WorkRange.part(part, of: parts, count: workCount) }
 }
 
 extension RowKernel {
-    public func run(input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>) {
+    package func run(input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>) {
         run(input: input, output: output, rows: 0..<workCount)
     }
 
-    public func partition(_ part: Int, of parts: Int) -> Range<Int> { WorkRange.part(part, of: parts, count: workCount) }
+    package func partition(_ part: Int, of parts: Int) -> Range<Int> { WorkRange.part(part, of: parts, count: workCount) }
 }
 
 extension ISAKernelSet {
-    public static func conv(params: Conv2DParams, geometry: ConvGeometry, filter: UnsafePointer<Float>, bias: UnsafePointer<Float>?,
+    package static func conv(params: Conv2DParams, geometry: ConvGeometry, filter: UnsafePointer<Float>, bias: UnsafePointer<Float>?,
                             prelu: UnsafePointer<Float>? = nil, residualActivation: Activation = .none,
                             residualChannels: Int? = nil, backend: ConvBackend = .automatic) -> any ConvKernel {
         conv(params: params, geometry: geometry, filter: filter, bias: bias, prelu: prelu, residualActivation: residualActivation,
              residualChannels: residualChannels, backend: backend, tile: nil)
     }
 
-    public static func depthwise(params: DepthwiseConv2DParams, geometry: ConvGeometry, filter: UnsafePointer<Float>,
+    package static func depthwise(params: DepthwiseConv2DParams, geometry: ConvGeometry, filter: UnsafePointer<Float>,
                                  bias: UnsafePointer<Float>?, prelu: UnsafePointer<Float>? = nil,
                                  residualActivation: Activation = .none) -> any DepthwiseKernel {
         depthwise(params: params, geometry: geometry, filter: filter, bias: bias, prelu: prelu,
@@ -181,10 +181,10 @@ extension ISAKernelSet {
 
 /// The one balanced splitter of `0..<count` into contiguous parts, used by kernels, steps and
 /// the worker pool alike (so a split never depends on who computes it).
-public enum WorkRange {
+package enum WorkRange {
     /// Part `part` of `parts` (empty when there are more parts than units).
     @inline(__always)
-    public static func part(_ part: Int, of parts: Int, count: Int) -> Range<Int> {
+    package static func part(_ part: Int, of parts: Int, count: Int) -> Range<Int> {
         precondition(parts >= 1 && part >= 0 && part < parts, "partition part \(part) of \(parts)")
         let lo = count * part / parts, hi = count * (part + 1) / parts
         return lo..<hi

@@ -2,69 +2,69 @@ import BlazeEngineCore
 
 /// This level's kernel set: the engine's only entry point into the module (see
 /// `KernelInterfaces.swift` in BlazeEngineCore). Every level module declares the same name.
-public enum LevelKernels: ISAKernelSet {
-    public static var level: ISALevel { ConvTiles.level }
-    public static var lanes: Int { ConvTiles.lanes }
-    public static var convTiles: [ConvTileShape] {
+package enum LevelKernels: ISAKernelSet {
+    package static var level: ISALevel { ConvTiles.level }
+    package static var lanes: Int { ConvTiles.lanes }
+    package static var convTiles: [ConvTileShape] {
         // Built by Core: an array of Core's type specialised here would be shared with other levels.
         ConvTileShape.list(count: ConvTiles.shapes.count) { (ConvTiles.shapes[$0].mr, ConvTiles.shapes[$0].maxNV) }
     }
-    public static var depthwiseTilePixels: [Int] { DWShapes.tilePixels }
+    package static var depthwiseTilePixels: [Int] { DWShapes.tilePixels }
 
-    public static func prefersPackedConv(_ g: ConvGeometry) -> Bool { ConvTiles.prefersPackedConv(g) }
+    package static func prefersPackedConv(_ g: ConvGeometry) -> Bool { ConvTiles.prefersPackedConv(g) }
 
-    public static func prefersPackedFullyConnected(rows: Int, inputSize: Int, outputSize: Int) -> Bool {
+    package static func prefersPackedFullyConnected(rows: Int, inputSize: Int, outputSize: Int) -> Bool {
         ConvTiles.prefersPackedFullyConnected(rows: rows, inputSize: inputSize, outputSize: outputSize)
     }
 
-    public static func conv(params: Conv2DParams, geometry: ConvGeometry, filter: UnsafePointer<Float>, bias: UnsafePointer<Float>?,
+    package static func conv(params: Conv2DParams, geometry: ConvGeometry, filter: UnsafePointer<Float>, bias: UnsafePointer<Float>?,
                             prelu: UnsafePointer<Float>?, residualActivation: Activation, residualChannels: Int?,
                             backend: ConvBackend, tile: ConvTileShape?) -> any ConvKernel {
         PackedConv2D(params: params, geometry: geometry, filter: filter, bias: bias, prelu: prelu,
                      residualActivation: residualActivation, residualChannels: residualChannels, backend: backend, tile: tile)
     }
 
-    public static func fullyConnected(params: FullyConnectedParams, rows: Int, inputSize: Int, outputSize: Int,
+    package static func fullyConnected(params: FullyConnectedParams, rows: Int, inputSize: Int, outputSize: Int,
                                       weights: UnsafePointer<Float>, bias: UnsafePointer<Float>?, backend: ConvBackend) -> any ConvKernel {
         PackedConv2D(fullyConnected: params, rows: rows, inputSize: inputSize, outputSize: outputSize, weights: weights,
                      bias: bias, backend: backend)
     }
 
-    public static func depthwise(params: DepthwiseConv2DParams, geometry: ConvGeometry, filter: UnsafePointer<Float>,
+    package static func depthwise(params: DepthwiseConv2DParams, geometry: ConvGeometry, filter: UnsafePointer<Float>,
                                  bias: UnsafePointer<Float>?, prelu: UnsafePointer<Float>?, residualActivation: Activation,
                                  tilePixels: Int?) -> any DepthwiseKernel {
         PackedDepthwiseConv2D(params: params, geometry: geometry, filter: filter, bias: bias, prelu: prelu,
                               residualActivation: residualActivation, tilePixels: tilePixels)
     }
 
-    public static func pool(params: Pool2DParams, geometry: ConvGeometry, average: Bool) -> any RowKernel {
+    package static func pool(params: Pool2DParams, geometry: ConvGeometry, average: Bool) -> any RowKernel {
         Pool2DKernel(params: params, geometry: geometry, average: average)
     }
 
-    public static func resizeBilinear(params: ResizeBilinearParams, inputShape: [Int]) -> any RowKernel {
+    package static func resizeBilinear(params: ResizeBilinearParams, inputShape: [Int]) -> any RowKernel {
         ResizeBilinearKernel(params: params, inputShape: inputShape)
     }
 
-    public static func add(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>,
+    package static func add(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>,
                            activation: Activation, range: Range<Int>) {
         SIMDElementwise.add(a, b, output: output, activation: activation, range: range)
     }
 
-    public static func addPrelu(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, alpha: UnsafePointer<Float>, channels: Int,
+    package static func addPrelu(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, alpha: UnsafePointer<Float>, channels: Int,
                                 output: UnsafeMutablePointer<Float>, activation: Activation, pixels: Range<Int>) {
         SIMDElementwise.addPrelu(a, b, alpha: alpha, channels: channels, output: output, activation: activation, pixels: pixels)
     }
 
-    public static func prelu(input: UnsafePointer<Float>, alpha: UnsafePointer<Float>, channels: Int,
+    package static func prelu(input: UnsafePointer<Float>, alpha: UnsafePointer<Float>, channels: Int,
                              output: UnsafeMutablePointer<Float>, pixels: Range<Int>) {
         SIMDElementwise.prelu(input: input, alpha: alpha, channels: channels, output: output, pixels: pixels)
     }
 
-    public static func peakFlopsProbe(iterations: Int) -> (flops: Double, checksum: Float) {
+    package static func peakFlopsProbe(iterations: Int) -> (flops: Double, checksum: Float) {
         PeakProbe<ConvTiles.Vec>.run(iterations: iterations)
     }
 
-    public static func partialVectorFaults() -> Int {
+    package static func partialVectorFaults() -> Int {
         PartialVectorCheck.faults(SIMD16<Float>.self) + PartialVectorCheck.faults(SIMD8<Float>.self)
             + PartialVectorCheck.faults(SIMD4<Float>.self)
     }

@@ -57,9 +57,9 @@ struct FaceLandmarkerVideoTests {
         var worstMesh = 0.0, worstBlendshape = 0.0
         var idsByReferenceFace: [Int: Set<Int>] = [:]
         for (frame, ref) in zip(frames, refFrames) {
-            #expect(frame.timestampMilliseconds == ref.timestamp_ms)
-            let result = try landmarker.detect(videoFrame: frame.image, timestampInMilliseconds: frame.timestampMilliseconds)
-            #expect(result.timestampInMilliseconds == frame.timestampMilliseconds)
+            #expect(frame.timestampInMilliseconds == ref.timestamp_ms)
+            let result = try landmarker.detect(videoFrame: frame.image, timestampInMilliseconds: frame.timestampInMilliseconds)
+            #expect(result.timestampInMilliseconds == frame.timestampInMilliseconds)
             #expect(result.faceLandmarks.count == ref.faces.count, "frame \(frame.index)")
             #expect(result.trackingIDs.count == result.faceLandmarks.count)
             let pairs = greedyMatch(result.faceLandmarks.count, ref.faces.count, minimum: -.infinity) { i, j in
@@ -92,7 +92,7 @@ struct FaceLandmarkerVideoTests {
         let frames = try Self.frames().prefix(4)
         let landmarker = try FaceLandmarkerTestData.landmarker { $0.runningMode = .video; $0.numFaces = 5 }
         for frame in frames {
-            let result = try landmarker.detect(videoFrame: frame.image, timestampInMilliseconds: frame.timestampMilliseconds)
+            let result = try landmarker.detect(videoFrame: frame.image, timestampInMilliseconds: frame.timestampInMilliseconds)
             #expect(result.faceLandmarks.count == 3)
         }
         #expect(landmarker.statistics.faceDetectionRuns == 4)

@@ -101,7 +101,7 @@ struct HandLiveStreamTests {
         }
         let frames = try HandVideoTests.frames()
         var timestamps: [Int] = []
-        for round in 0..<3 { timestamps += frames.map { round * 1000 + $0.timestampMilliseconds } }
+        for round in 0..<3 { timestamps += frames.map { round * 1000 + $0.timestampInMilliseconds } }
         var accepted: [Int] = []
         var i = 0
         while i < timestamps.count {
@@ -149,9 +149,9 @@ struct HandLiveStreamTests {
         var iterator = results.makeAsyncIterator()
         let frames = try HandVideoTests.frames().prefix(3)
         for frame in frames {
-            #expect(try landmarker.detectAsync(image: frame.image, timestampInMilliseconds: frame.timestampMilliseconds))
+            #expect(try landmarker.detectAsync(image: frame.image, timestampInMilliseconds: frame.timestampInMilliseconds))
             let output = try #require(await iterator.next())
-            #expect(output.timestampInMilliseconds == frame.timestampMilliseconds)
+            #expect(output.timestampInMilliseconds == frame.timestampInMilliseconds)
             let result = try output.result.get()
             #expect(result.landmarks.count == 2 && result.trackingIDs.count == 2)
         }
@@ -166,15 +166,15 @@ struct HandLiveStreamTests {
         let (landmarker, results) = try HandLandmarker.liveStream(options: options)
         let frames = try HandVideoTests.frames().prefix(2)
         let first = try #require(frames.first)
-        #expect(try landmarker.detectAsync(image: first.image, timestampInMilliseconds: first.timestampMilliseconds))
+        #expect(try landmarker.detectAsync(image: first.image, timestampInMilliseconds: first.timestampInMilliseconds))
         landmarker.close()
         landmarker.close()   // a second close does nothing
         #expect(throws: HandLandmarkerError.closed(method: "detectAsync(image:timestampInMilliseconds:)")) {
-            try landmarker.detectAsync(image: first.image, timestampInMilliseconds: first.timestampMilliseconds + 100)
+            try landmarker.detectAsync(image: first.image, timestampInMilliseconds: first.timestampInMilliseconds + 100)
         }
         var delivered: [Int] = []
         for await output in results { delivered.append(output.timestampInMilliseconds) }
-        #expect(delivered == [first.timestampMilliseconds])
+        #expect(delivered == [first.timestampInMilliseconds])
 
         let image = try HandTestData.landmarker(.lite, numHands: 1)
         image.close()

@@ -46,10 +46,10 @@ struct HandVideoTests {
         var worstMean: Float = 0, worstWorld: Float = 0
         var idSets: [Set<Int>] = []
         for (frame, ref) in zip(frames, reference.frames) {
-            #expect(frame.timestampMilliseconds == ref.timestamp_ms)
+            #expect(frame.timestampInMilliseconds == ref.timestamp_ms)
             #expect(frame.image.width == reference.width && frame.image.height == reference.height)
-            let result = try landmarker.detect(videoFrame: frame.image, timestampInMilliseconds: frame.timestampMilliseconds)
-            #expect(result.timestampInMilliseconds == frame.timestampMilliseconds)
+            let result = try landmarker.detect(videoFrame: frame.image, timestampInMilliseconds: frame.timestampInMilliseconds)
+            #expect(result.timestampInMilliseconds == frame.timestampInMilliseconds)
             #expect(result.landmarks.count == ref.hands.count, "frame \(frame.index)")
             guard result.landmarks.count == ref.hands.count else { continue }
             #expect(result.trackingIDs.count == result.landmarks.count)
@@ -83,7 +83,7 @@ struct HandVideoTests {
         #expect(landmarker.statistics.palmDetectionRuns == 3)
         // With numHands 3 and only 2 hands visible, video mode keeps looking for the third.
         let searching = try HandTestData.landmarker(.full, numHands: 3) { $0.runningMode = .video }
-        for frame in frames { _ = try searching.detect(videoFrame: frame.image, timestampInMilliseconds: frame.timestampMilliseconds) }
+        for frame in frames { _ = try searching.detect(videoFrame: frame.image, timestampInMilliseconds: frame.timestampInMilliseconds) }
         #expect(searching.statistics.palmDetectionRuns == 3)
     }
 

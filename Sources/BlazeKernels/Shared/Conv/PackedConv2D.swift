@@ -32,18 +32,18 @@ final class PackedConv2D: ConvKernel, @unchecked Sendable {
     typealias Kind = ConvKernelPath
     typealias Backend = ConvBackend
 
-    public let geometry: ConvGeometry
-    public let kind: Kind
+    package let geometry: ConvGeometry
+    package let kind: Kind
     /// Output pixels per tile and channel vectors per block of the SIMD tiles.
-    public let tileRows: Int, tileVectors: Int
+    package let tileRows: Int, tileVectors: Int
     /// Pointwise: pixels per work unit.
-    public let pixelsPerUnit: Int
+    package let pixelsPerUnit: Int
     /// Output-channel groups per pixel unit / row (1 unless the spatial size is small).
-    public let channelGroups: Int
-    public let residualChannels: Int
+    package let channelGroups: Int
+    package let residualChannels: Int
 
-    public var workCount: Int { spatialUnits * channelGroups }
-    public var flops: Int {
+    package var workCount: Int { spatialUnits * channelGroups }
+    package var flops: Int {
         2 * geometry.batch * geometry.outH * geometry.outW * geometry.outC * geometry.kernelH * geometry.kernelW * geometry.inC
     }
 
@@ -69,7 +69,7 @@ final class PackedConv2D: ConvKernel, @unchecked Sendable {
     ///   - residualChannels: channels per pixel of the residual tensor (default `O`).
     ///   - tile: force a tile shape (MR pixels, NV vectors) instead of the cost model's choice —
     ///     for benchmarks; must be an instantiated shape (`availableTiles`).
-    public init(params: Conv2DParams, geometry g: ConvGeometry, filter: UnsafePointer<Float>,
+    package init(params: Conv2DParams, geometry g: ConvGeometry, filter: UnsafePointer<Float>,
                 bias: UnsafePointer<Float>?, prelu: UnsafePointer<Float>? = nil,
                 residualActivation: Activation = .none, residualChannels: Int? = nil,
                 backend: Backend = .automatic, tile: ConvTileShape? = nil) {
@@ -188,7 +188,7 @@ final class PackedConv2D: ConvKernel, @unchecked Sendable {
 
     /// FULLY_CONNECTED as a pointwise conv over `rows` input rows of `weights.shape[1]` floats.
     /// - Parameters: weights `[O, I]`, bias `[O]` or nil; the input holds `rows · I` floats.
-    public convenience init(fullyConnected p: FullyConnectedParams, rows: Int, inputSize I: Int, outputSize O: Int,
+    package convenience init(fullyConnected p: FullyConnectedParams, rows: Int, inputSize I: Int, outputSize O: Int,
                             weights: UnsafePointer<Float>, bias: UnsafePointer<Float>?,
                             prelu: UnsafePointer<Float>? = nil, backend: Backend = .automatic) {
         let g = ConvGeometry(batch: 1, inH: rows, inW: 1, inC: I, outH: rows, outW: 1, outC: O,
@@ -208,7 +208,7 @@ final class PackedConv2D: ConvKernel, @unchecked Sendable {
     }
 
     /// Computes work units `work` (a sub-range of `0..<workCount`).
-    public func run(input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>,
+    package func run(input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>,
                     residual: UnsafePointer<Float>?, work: Range<Int>) {
         precondition(work.lowerBound >= 0 && work.upperBound <= workCount, "conv work \(work) outside 0..<\(workCount)")
         precondition(residual.map { UnsafeRawPointer($0) != UnsafeRawPointer(output) || residualChannels == geometry.outC } ?? true,

@@ -20,13 +20,13 @@
 import BlazeEngineCore
 
 final class PackedDepthwiseConv2D: DepthwiseKernel, @unchecked Sendable {
-    public let params: DepthwiseConv2DParams
-    public let geometry: ConvGeometry
+    package let params: DepthwiseConv2DParams
+    package let geometry: ConvGeometry
 
     /// Number of independent work units (output rows over the batch).
-    public var workCount: Int { geometry.batch * geometry.outH }
+    package var workCount: Int { geometry.batch * geometry.outH }
     /// Multiply-adds × 2 of one full run (for throughput reports and split decisions).
-    public var flops: Int { 2 * geometry.batch * geometry.outH * geometry.outW * geometry.outC * geometry.kernelH * geometry.kernelW }
+    package var flops: Int { 2 * geometry.batch * geometry.outH * geometry.outW * geometry.outC * geometry.kernelH * geometry.kernelW }
 
     /// `count` consecutive channel blocks of `lanes` channels from `channel`, processed together
     /// by tiles of `tilePixels` pixels × `count` vectors. Block `b` is packed at
@@ -59,7 +59,7 @@ final class PackedDepthwiseConv2D: DepthwiseKernel, @unchecked Sendable {
     ///   - prelu: per-output-channel PReLU alpha `[C·M]`, or nil (a PRELU op fused after this one).
     ///   - residualActivation: activation of a fused ADD (applied only when `run` gets a residual).
     ///   - tilePixels: force the pixels per tile of the 16-lane blocks (8, 4 or 2; for benchmarks).
-    public init(params: DepthwiseConv2DParams, geometry g: ConvGeometry, filter: UnsafePointer<Float>,
+    package init(params: DepthwiseConv2DParams, geometry g: ConvGeometry, filter: UnsafePointer<Float>,
                 bias: UnsafePointer<Float>?, prelu: UnsafePointer<Float>? = nil,
                 residualActivation: Activation = .none, tilePixels: Int? = nil) {
         precondition(g.outC == g.inC * params.depthMultiplier, "depthwise geometry does not match multiplier")
@@ -162,9 +162,9 @@ final class PackedDepthwiseConv2D: DepthwiseKernel, @unchecked Sendable {
     }
 
     /// Tile pixels used for the widest channel blocks (the level's vector width).
-    public var tilePixels: Int { groups.first?.tilePixels ?? 1 }
+    package var tilePixels: Int { groups.first?.tilePixels ?? 1 }
     /// Computes output rows `rows` (a sub-range of `0..<workCount`).
-    public func run(input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>,
+    package func run(input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>,
                     residual: UnsafePointer<Float>?, rows: Range<Int>) {
         precondition(rows.lowerBound >= 0 && rows.upperBound <= workCount, "depthwise rows \(rows) outside 0..<\(workCount)")
         switch path {

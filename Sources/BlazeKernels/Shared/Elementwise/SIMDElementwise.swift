@@ -8,7 +8,7 @@ enum SIMDElementwise {
     typealias Vec = ConvTiles.Vec
 
     /// ADD of two same-shape tensors with fused activation: `out[i] = act(a[i] + b[i])`, `i ∈ range`.
-    public static func add(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>,
+    package static func add(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>,
                            activation: Activation = .none, range: Range<Int>) {
         let act = ActivationBounds(activation)
         let L = Vec.laneCount
@@ -26,7 +26,7 @@ enum SIMDElementwise {
 
     /// ADD with fused activation, then PReLU with per-channel `alpha[channels]` (the BlazeBlock
     /// tail `ADD → PRELU`): tensors are `[pixels, channels]`, computes pixels `pixels`.
-    public static func addPrelu(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, alpha: UnsafePointer<Float>,
+    package static func addPrelu(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, alpha: UnsafePointer<Float>,
                                 channels C: Int, output: UnsafeMutablePointer<Float>, activation: Activation = .none,
                                 pixels: Range<Int>) {
         let act = ActivationBounds(activation)
@@ -46,7 +46,7 @@ enum SIMDElementwise {
     }
 
     /// PRELU with per-channel alpha: `out = x < 0 ? alpha[c]·x : x` over `[pixels, channels]`.
-    public static func prelu(input: UnsafePointer<Float>, alpha: UnsafePointer<Float>, channels C: Int,
+    package static func prelu(input: UnsafePointer<Float>, alpha: UnsafePointer<Float>, channels C: Int,
                              output: UnsafeMutablePointer<Float>, pixels: Range<Int>) {
         let L = Vec.laneCount
         for p in pixels {

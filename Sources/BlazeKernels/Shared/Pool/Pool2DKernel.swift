@@ -4,16 +4,16 @@ import BlazeEngineCore
 /// clipped to the image), vectorised over channels, with fused activation. Work units are output
 /// rows (`workCount = batch · outH`). No packing; a value type, freely shareable.
 struct Pool2DKernel: RowKernel {
-    public let params: Pool2DParams
-    public let geometry: ConvGeometry
-    public let isAverage: Bool
-    public var workCount: Int { geometry.batch * geometry.outH }
+    package let params: Pool2DParams
+    package let geometry: ConvGeometry
+    package let isAverage: Bool
+    package var workCount: Int { geometry.batch * geometry.outH }
 
-    public init(params: Pool2DParams, geometry: ConvGeometry, average: Bool = false) {
+    package init(params: Pool2DParams, geometry: ConvGeometry, average: Bool = false) {
         self.params = params; self.geometry = geometry; self.isAverage = average
     }
 
-    public func run(input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, rows: Range<Int>) {
+    package func run(input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, rows: Range<Int>) {
         precondition(rows.lowerBound >= 0 && rows.upperBound <= workCount, "pool rows \(rows) outside 0..<\(workCount)")
         typealias V = ConvTiles.Vec
         if isAverage { runRows(input, output, rows, V.self, average: true) } else { runRows(input, output, rows, V.self, average: false) }

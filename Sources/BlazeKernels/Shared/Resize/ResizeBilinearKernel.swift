@@ -5,9 +5,9 @@ import BlazeEngineCore
 /// columns are tabulated at init. Work units are output rows (`workCount = batch · height`).
 /// Immutable after init (`@unchecked Sendable`); `run` allocates nothing.
 final class ResizeBilinearKernel: RowKernel, @unchecked Sendable {
-    public let params: ResizeBilinearParams
-    public let inputShape: [Int]
-    public var workCount: Int { batch * params.height }
+    package let params: ResizeBilinearParams
+    package let inputShape: [Int]
+    package var workCount: Int { batch * params.height }
     let batch: Int, H: Int, W: Int, C: Int
     let heightScale: Float
     /// Source columns of each output column (a level-local type: see Overview.swift).
@@ -15,7 +15,7 @@ final class ResizeBilinearKernel: RowKernel, @unchecked Sendable {
     let xs: [Tap]
 
     /// - Parameter inputShape: `[N, H, W, C]`.
-    public init(params: ResizeBilinearParams, inputShape: [Int]) {
+    package init(params: ResizeBilinearParams, inputShape: [Int]) {
         precondition(inputShape.count == 4, "RESIZE_BILINEAR needs NHWC")
         self.params = params; self.inputShape = inputShape
         batch = inputShape[0]; H = inputShape[1]; W = inputShape[2]; C = inputShape[3]
@@ -27,7 +27,7 @@ final class ResizeBilinearKernel: RowKernel, @unchecked Sendable {
         }
     }
 
-    public func run(input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, rows: Range<Int>) {
+    package func run(input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, rows: Range<Int>) {
         precondition(rows.lowerBound >= 0 && rows.upperBound <= workCount, "resize rows \(rows) outside 0..<\(workCount)")
         typealias V = ConvTiles.Vec
         let L = V.laneCount
