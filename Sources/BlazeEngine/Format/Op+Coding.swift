@@ -21,6 +21,7 @@
 /// | reduce | 13 | u8 ReduceKind; bool keepDims; u32 axis count (≤ 64); count × i32 axis (-8...7) |
 /// | stridedSlice | 14 | u32 rank (≤ 8); rank × i32 begin (±2^30); rank × i32 end (±2^30); rank × i32 stride (±2^20, ≠ 0); i32 beginMask, endMask, shrinkAxisMask; bool offset |
 /// | transpose | 15 | u32 rank (≤ 8); rank × i32 perm (0..<rank) |
+/// | transposeConv2D | 16 | i32 strideH, strideW (1...65536); u8 padding |
 ///
 /// The ranges are the engine's own limits, so no runnable graph is refused. Decoding checks every
 /// raw value, count and range, and that the block is consumed exactly. Encoding decodes its own
@@ -45,6 +46,7 @@ extension Op {
         case .reduce: return 13
         case .stridedSlice: return 14
         case .transpose: return 15
+        case .transposeConv2D: return 16
         }
     }
 
@@ -113,6 +115,9 @@ extension Op {
         case .transpose(let p):
             try w.u32(p.perm.count, "TRANSPOSE rank")
             for (d, v) in p.perm.enumerated() { try w.i32(v, "TRANSPOSE perm[\(d)]") }
+        case .transposeConv2D(let p):
+            try w.i32(p.strideH, "\(name) strideH"); try w.i32(p.strideW, "\(name) strideW")
+            w.u8(p.padding.rawValue)
         }
         // Round trip through the decoder so the writer and the reader can never disagree.
         let decoded: Op
@@ -224,6 +229,10 @@ extension Op {
             var perm: [Int] = []
             for d in 0..<rank { perm.append(try c.i32("TRANSPOSE perm[\(d)]", in: 0...max(rank - 1, 0))) }
             return .transpose(TransposeParams(perm: perm))
+        case 16:
+            let sh = try c.i32("TRANSPOSE_CONV_BIAS strideH", in: windowRange), sw = try c.i32("TRANSPOSE_CONV_BIAS strideW", in: windowRange)
+            let padding = try c.enumeration(Padding.self, "TRANSPOSE_CONV_BIAS padding")
+            return .transposeConv2D(TransposeConv2DParams(strideH: sh, strideW: sw, padding: padding))
         default:
             throw c.error("unknown opcode \(opcode)")
         }

@@ -38,6 +38,8 @@ enum Executor {
             ReferenceKernels.stridedSlice(p, input: x[0], output: out)
         case .transpose(let p):
             ReferenceKernels.transpose(p, input: x[0], output: out)
+        case .transposeConv2D(let p):
+            ReferenceKernels.transposeConv2D(p, input: x[0], filter: x[1], bias: x.count > 2 ? x[2] : nil, output: out)
         }
     }
 }

@@ -17,6 +17,7 @@ struct TinyTFLite {
         var optionsType: UInt8
         var options: [(id: Int, field: FBField)]?
         var customCode: String?
+        var customOptions: [UInt8]?
     }
 
     var tensors: [Tensor] = []
@@ -76,9 +77,9 @@ struct TinyTFLite {
     static let rsqrt: Int32 = 76, reduceMax: Int32 = 82, squaredDifference: Int32 = 99, abs: Int32 = 101, densify: Int32 = 124
 
     mutating func op(_ code: Int32, _ inputs: [Int], _ outputs: [Int], optionsType: UInt8 = 0,
-                     options: [(id: Int, field: FBField)]? = nil, customCode: String? = nil) {
+                     options: [(id: Int, field: FBField)]? = nil, customCode: String? = nil, customOptions: [UInt8]? = nil) {
         operators.append(Operator(code: code, inputs: inputs, outputs: outputs, optionsType: optionsType,
-                                  options: options, customCode: customCode))
+                                  options: options, customCode: customCode, customOptions: customOptions))
     }
 
     // MARK: Serialisation
@@ -114,6 +115,7 @@ struct TinyTFLite {
                 fields.append((3, .u8(o.optionsType)))
                 fields.append((4, .offset(.table(o.options ?? []))))
             }
+            if let bytes = o.customOptions { fields.append((5, .offset(.bytes(bytes)))) }
             return .table(fields)
         }
         let codeNodes: [FBNode] = codes.map { c in
