@@ -34,6 +34,13 @@ more than ``MAX_STORED`` elements is subsampled deterministically: the flat (row
 with stride ``ceil(n / MAX_STORED)`` from element 0; the manifest records ``stride`` and the
 full output's ``max_abs`` (the tolerance is relative to the full output).
 
+For ``face_landmark_with_attention`` LiteRT cannot run MediaPipe's three custom ops
+(Landmarks2TransformMatrix, TransformTensorBilinear, TransformLandmarks): ``mediapipe_custom_ops.py``
+runs every builtin op in LiteRT and those three in NumPy (written after MediaPipe's C++ kernels),
+feeding their results back until they settle. Its photo cases reuse the committed face crops of
+the v1 mesh fixtures (``Tests/BlazeEngineTests/Fixtures/parity/face_landmark/photo_*/input.npy``,
+same 192x192 [0, 1] input), named in the manifest as ``npy_input``.
+
 Models up to 3 MB are copied to ``models/<stem>.tflite`` (unmodified wheel files, Apache-2.0;
 provenance in README.md there). Bigger ones (``pose_landmark_full``, 6.4 MB) are not committed:
 pass ``--blaze-model .build/release/blaze-model`` to convert and run them (and every other model
@@ -62,6 +69,9 @@ import numpy as np
 from PIL import Image
 from ai_edge_litert.interpreter import Interpreter, OpResolverType
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from mediapipe_custom_ops import CustomOpRunner  # noqa: E402
+
 WHEEL_VERSION = "0.10.21"
 MAX_STORED = 4096
 COMMIT_LIMIT = 3 * 1024 * 1024
@@ -77,7 +87,8 @@ MODELS = {
     "iris_landmark": dict(path="iris_landmark/iris_landmark.tflite", range=(0.0, 1.0), seed=1605, photos=[]),
     "pose_landmark_full": dict(path="pose_landmark/pose_landmark_full.tflite", range=(0.0, 1.0), seed=1606, photos=[]),
     "face_landmark_with_attention": dict(path="face_landmark/face_landmark_with_attention.tflite", range=(0.0, 1.0),
-                                         seed=1607, photos=[]),
+                                         seed=1607, photos=[], custom_ops=True,
+                                         npy_inputs=["face_landmark/photo_grace_hopper", "face_landmark/photo_sergey_portrait"]),
 }
 COVERED_ELSEWHERE = ["face_detection_short_range", "face_detection_full_range_sparse", "face_landmark",
                      "hand_landmark_full", "hand_landmark_lite", "palm_detection_full", "palm_detection_lite"]
@@ -117,8 +128,11 @@ def to_tensor(u8: np.ndarray, lo: float) -> np.ndarray:
     return (x / np.float32(255)) if lo == 0.0 else (x / np.float32(127.5) - np.float32(1))
 
 
-def run(path: str, x: np.ndarray, resolver):
+def run(path: str, x: np.ndarray, resolver, custom_ops=False):
     try:
+        if custom_ops:
+            kw = {"num_threads": 1} if resolver is None else {"num_threads": 1, "experimental_op_resolver_type": resolver}
+            return CustomOpRunner(open(path, "rb").read(), **kw).run(x)
         if resolver is None:
             it = Interpreter(model_path=path, num_threads=1)
         else:
@@ -177,6 +191,10 @@ def main():
         lo, hi = spec["range"]
         cases = [("random", splitmix_uniform(spec["seed"], int(np.prod(shape)), lo, hi).reshape(shape), None,
                   f"SplitMix64 seed {spec['seed']}, uniform [{lo}, {hi}]")]
+        for rel in spec.get("npy_inputs", []):
+            x = np.load(os.path.join(root, "Tests", "BlazeEngineTests", "Fixtures", "parity", rel, "input.npy"))
+            cases.append((f"photo_{rel.split('photo_')[1]}", x, None,
+                          f"the input of Tests/BlazeEngineTests/Fixtures/parity/{rel}/input.npy (a face crop, see make_parity_fixtures.py)"))
         for image, mode in spec["photos"]:
             u8 = photo_bytes(os.path.join(args.images_dir, image), shape[1], shape[2], mode)
             cases.append((f"photo_{os.path.splitext(image)[0]}", to_tensor(u8, lo)[None], u8,
@@ -191,15 +209,16 @@ def main():
             shutil.rmtree(stem_dir, ignore_errors=True)
             os.makedirs(stem_dir)
         for name, x, u8, description in cases:
-            ref = run(src, x, None)
+            custom = spec.get("custom_ops", False)
+            ref = run(src, x, None, custom)
             if isinstance(ref, str):
                 print(f"{stem}/{name}: LiteRT cannot run it: {ref}")
                 entry["litert_error"] = ref
                 entry["committed"] = commit = False
                 shutil.rmtree(stem_dir, ignore_errors=True)
                 break
-            others = [o for o in (run(src, x, OpResolverType.BUILTIN_WITHOUT_DEFAULT_DELEGATES),
-                                  run(src, x, OpResolverType.BUILTIN_REF)) if not isinstance(o, str)]
+            others = [o for o in (run(src, x, OpResolverType.BUILTIN_WITHOUT_DEFAULT_DELEGATES, custom),
+                                  run(src, x, OpResolverType.BUILTIN_REF, custom)) if not isinstance(o, str)]
             outputs = []
             for k, (oname, y) in enumerate(ref):
                 spread = max((relative(o[k][1], y) for o in others), default=None)
@@ -213,7 +232,8 @@ def main():
                             np.ascontiguousarray(y.reshape(-1)[::stride]).astype("<f4"))
             if commit and u8 is not None:
                 open(os.path.join(stem_dir, name + ".input.u8"), "wb").write(u8.tobytes())
-            case_entry = {"name": name, "description": description, "photo": u8 is not None, "outputs": outputs}
+            case_entry = {"name": name, "description": description, "photo": u8 is not None, "outputs": outputs,
+                          "npy_input": next((f"{r}/input.npy" for r in spec.get("npy_inputs", []) if name.endswith(r.split("photo_")[1])), None)}
             entry["cases"].append(case_entry)
             line = ", ".join(f"{o['name']} max|ref| {o['max_abs']:.4g} spread {o['spread'] if o['spread'] is None else format(o['spread'], '.3g')}"
                              for o in outputs)

@@ -30,6 +30,9 @@ extension ModelConversion {
     /// What each MediaPipe custom op becomes.
     static let customHandling: [String: String] = [
         "Convolution2DTransposeBias": "MediaPipe's transposed convolution with bias: `TRANSPOSE_CONV_BIAS`",
+        "Landmarks2TransformMatrix": "MediaPipe's crop matrix from landmarks (version 2): `LANDMARKS_TO_TRANSFORM_MATRIX`",
+        "TransformTensorBilinear": "MediaPipe's bilinear crop through a matrix (version 2): `TRANSFORM_TENSOR_BILINEAR`",
+        "TransformLandmarks": "MediaPipe's landmarks through a matrix (version 2): `TRANSFORM_LANDMARKS`",
     ]
 
     /// `docs/ops.md`: the table above as Markdown.

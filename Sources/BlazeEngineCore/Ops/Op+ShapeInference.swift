@@ -40,6 +40,9 @@ extension Op {
             let g = try p.geometry(input: s[0], filter: s[1])
             try Self.checkBias(s, count: g.outC)
             return g.outputShape
+        case .landmarksToTransformMatrix(let p): return try p.outputShape(s[0])
+        case .transformTensorBilinear(let p): return try p.outputShape(s[0], matrix: s[1])
+        case .transformLandmarks: return try TransformLandmarksShape.outputShape(s[0], matrix: s[1])
         }
     }
 

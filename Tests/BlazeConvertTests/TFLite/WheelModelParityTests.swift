@@ -8,7 +8,10 @@ import Testing
 /// the unmodified `.tflite` and run against LiteRT (XNNPACK, 1 thread). Fixtures, inputs and
 /// provenance: Fixtures/wheel (manifest.json, README.md), made by
 /// Tools/parity/make_wheel_parity_fixtures.py. The random inputs are regenerated here with the
-/// script's SplitMix64 recipe; photo inputs are stored as uint8 RGB.
+/// script's SplitMix64 recipe; photo inputs are stored as uint8 RGB, or are the committed face
+/// crops of the mesh v1 parity fixtures (`npy_input`). face_landmark_with_attention's reference
+/// runs its three MediaPipe custom ops in NumPy (Tools/parity/mediapipe_custom_ops.py, after
+/// MediaPipe's C++) and everything else in LiteRT, as LiteRT has no kernels for them.
 ///
 /// Bound per output: `max|Δ| / max(1, max|ref|) ≤ max(1e-4, 2 · spread)`, where `spread` is the
 /// same measure between LiteRT's XNNPACK and its builtin kernels (the larger of the optimised and
@@ -17,7 +20,7 @@ import Testing
 @Suite("Wheel models against LiteRT")
 struct WheelModelParityTests {
     struct Output: Decodable { let name: String; let file: String; let shape: [Int]; let stride: Int; let max_abs: Float; let spread: Float? }
-    struct Case: Decodable { let name: String; let photo: Bool; let outputs: [Output] }
+    struct Case: Decodable { let name: String; let photo: Bool; let npy_input: String?; let outputs: [Output] }
     struct Input: Decodable { let name: String; let shape: [Int]; let range: [Double]; let seed: UInt64 }
     struct Net: Decodable { let committed: Bool; let input: Input; let cases: [Case] }
     struct Manifest: Decodable { let models: [String: Net]; let covered_elsewhere: [String] }
@@ -25,12 +28,13 @@ struct WheelModelParityTests {
     static let manifest = Result {
         try JSONDecoder().decode(Manifest.self, from: Data(contentsOf: TFLiteTestSupport.fixtureURL("wheel/manifest.json")))
     }
-    static let committed = ["hand_recrop", "iris_landmark", "pose_detection", "selfie_segmentation", "selfie_segmentation_landscape"]
+    static let committed = ["face_landmark_with_attention", "hand_recrop", "iris_landmark", "pose_detection", "selfie_segmentation",
+                            "selfie_segmentation_landscape"]
 
     @Test func manifestListsEveryWheelModel() throws {
         let m = try Self.manifest.get()
         #expect(m.models.filter(\.value.committed).keys.sorted() == Self.committed)
-        // 14 in the wheel: 7 here (2 of them not committed), 7 in the bundled-model parity fixtures.
+        // 14 in the wheel: 7 here (pose_landmark_full, 6.4 MB, not committed), 7 in the bundled-model parity fixtures.
         #expect(m.models.count + m.covered_elsewhere.count == 14)
     }
 
@@ -68,6 +72,11 @@ struct WheelModelParityTests {
     static func input(_ stem: String, _ spec: Input, _ c: Case) throws -> [Float] {
         let count = spec.shape.reduce(1, *)
         let lo = spec.range[0], hi = spec.range[1]
+        if let npy = c.npy_input {
+            let x = try NPYArray(contentsOf: RepoPaths.parityFixtures.appendingPathComponent(npy))
+            try #require(x.shape == spec.shape)
+            return x.values
+        }
         if c.photo {
             let bytes = try TFLiteTestSupport.fixtureBytes("wheel/\(stem)/\(c.name).input.u8")
             try #require(bytes.count == count)

@@ -170,6 +170,18 @@ import Testing
                                                                   T.random([1], &rng)], "transpose conv large")
     }
 
+    /// MediaPipe's face-attention ops: the plan runs their reference kernels, so bitwise equal.
+    @Test func mediaPipeOpsMatchReference() throws {
+        var rng = KernelTestRNG(seed: 17)
+        let l2tm = LandmarksToTransformMatrixParams(leftRotationIndex: 3, rightRotationIndex: 7, targetRotationRadians: 0.25,
+                                                    outputHeight: 16, outputWidth: 12, scaleX: 1.5, scaleY: 1.25, subset: [0, 4, 9, 2, 5, 8])
+        try Kit.expectMatchesReference(.landmarksToTransformMatrix(l2tm), [T.random([1, 10, 3], &rng)], "LANDMARKS_TO_TRANSFORM_MATRIX")
+        let m = T([1, 4, 4], [0.9, -0.3, 0, 2.5, 0.35, 1.1, 0, -1, 0, 0, 1, 0, 0, 0, 0, 1])
+        try Kit.expectMatchesReference(.transformTensorBilinear(TransformTensorBilinearParams(outputHeight: 7, outputWidth: 9)),
+                                       [T.random([1, 11, 13, 5], &rng), m], "TRANSFORM_TENSOR_BILINEAR")
+        try Kit.expectMatchesReference(.transformLandmarks, [T.random([1, 9, 3], &rng), m], "TRANSFORM_LANDMARKS")
+    }
+
     @Test func gemmConvolutionWithinToleranceAndBitwiseAcrossThreads() throws {
         var rng = KernelTestRNG(seed: 12)
         var cases: [(x: [Int], f: [Int], p: Conv2DParams)] = [
