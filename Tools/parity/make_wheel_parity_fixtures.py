@@ -44,7 +44,8 @@ same 192x192 [0, 1] input), named in the manifest as ``npy_input``.
 Models up to 3 MB are copied to ``models/<stem>.tflite`` (unmodified wheel files, Apache-2.0;
 provenance in README.md there). Bigger ones (``pose_landmark_full``, 6.4 MB) are not committed:
 pass ``--blaze-model .build/release/blaze-model`` to convert and run them (and every other model
-here) through our CLI and print the same measure; nothing is written for them.
+here) through our CLI and print the same measure, against XNNPACK and against TFLite's builtin
+and reference kernels (which tells our error from XNNPACK's); nothing is written for them.
 
 Run (from the repository root)::
 
@@ -217,11 +218,12 @@ def main():
                 entry["committed"] = commit = False
                 shutil.rmtree(stem_dir, ignore_errors=True)
                 break
-            others = [o for o in (run(src, x, OpResolverType.BUILTIN_WITHOUT_DEFAULT_DELEGATES, custom),
-                                  run(src, x, OpResolverType.BUILTIN_REF, custom)) if not isinstance(o, str)]
+            others = [(label, o) for label, o in
+                      (("builtin", run(src, x, OpResolverType.BUILTIN_WITHOUT_DEFAULT_DELEGATES, custom)),
+                       ("builtin_ref", run(src, x, OpResolverType.BUILTIN_REF, custom))) if not isinstance(o, str)]
             outputs = []
             for k, (oname, y) in enumerate(ref):
-                spread = max((relative(o[k][1], y) for o in others), default=None)
+                spread = max((relative(o[k][1], y) for _, o in others), default=None)
                 n = y.size
                 stride = max(1, math.ceil(n / MAX_STORED))
                 outputs.append({"name": oname, "file": sanitize(oname) + ".npy", "shape": list(y.shape),
@@ -243,7 +245,11 @@ def main():
                     try:
                         ours = blaze_outputs(args.blaze_model, src, x, tmp, [o for o, _ in ref])
                         errs = [relative(a.reshape(y.shape), y) for a, (_, y) in zip(ours, ref)]
-                        print(f"    blaze: " + ", ".join(f"{o}: {e:.3g}" for (o, _), e in zip(ref, errs)))
+                        print(f"    blaze vs xnnpack: " + ", ".join(f"{o}: {e:.3g}" for (o, _), e in zip(ref, errs)))
+                        # Against TFLite's own kernels too: tells our error from XNNPACK's.
+                        for label, other in others:
+                            e2 = [relative(a.reshape(y.shape), y) for a, (_, y) in zip(ours, other)]
+                            print(f"    blaze vs {label}: " + ", ".join(f"{o}: {e:.3g}" for (o, _), e in zip(ref, e2)))
                     except subprocess.CalledProcessError as e:
                         print(f"    blaze failed: {e.stderr.decode(errors='replace').strip()[:400]}")
         if commit:
