@@ -17,7 +17,7 @@ head -c 12 /dev/zero | tr '\0' '\200' >> "$corpus/fuzz-y4m/c420.y4m"
 printf 'YUV4MPEG2 W2 H2 F25:1 Cmono XCOLORRANGE=FULL\nFRAME\n\001\002\003\004FRAME\n\005\006\007\010' > "$corpus/fuzz-y4m/mono.y4m"
 # Video: the small committed clips (H.264/MP4, VP9/WebM, MPEG-4/Matroska, a rotated MP4, damaged files).
 find "$root/Tests/BlazeVideoTests/Fixtures" -type f \( -name '*.mp4' -o -name '*.webm' -o -name '*.mkv' \) -size -64k -exec cp {} "$corpus/fuzz-video/" \;
-# TFLite: the smallest bundled source model (the only TFLite files in the repository).
-cp "$root/Models/sources/face_detection_short_range.tflite" "$corpus/fuzz-tflite/"
+# TFLite: the smallest bundled source model and the one-op fixtures (custom ops with their options among them).
+cp "$root/Models/sources/face_detection_short_range.tflite" "$root"/Tests/BlazeConvertTests/Fixtures/ops/*.tflite "$corpus/fuzz-tflite/"
 # .bkm and .npy: generated (Fuzz/Seeds).
 (cd "$root/Fuzz/Seeds" && swift run -c release --scratch-path "$root/.build/fuzz-seeds" fuzz-seeds "$corpus" >&2)

@@ -11,6 +11,12 @@ Tests/BlazeConvertTests/Fixtures/ops):
 * ``<op>.output.npy``    what LiteRT's interpreter (``ai_edge_litert``, default XNNPACK delegate,
                          1 thread) computes from it.
 
+Also one-operator models of MediaPipe's ``Convolution2DTransposeBias`` custom op (``CUSTOM_OPS``:
+odd input sizes, kernels 3x3 / 2x3 / 4x4, strides 1-3, SAME and VALID), with seeded weights and
+bias stored as FLOAT32 constants and the options as MediaPipe writes them (raw int32 padding,
+stride_w, stride_h; TfLitePadding 1 = SAME, 2 = VALID). LiteRT runs them through its XNNPACK
+delegate, the only LiteRT kernel for this op.
+
 The Swift test converts ``<op>.tflite`` with BlazeKit's converter, runs it on the input and
 compares with the LiteRT output. Run: ``pip install ai-edge-litert numpy flatbuffers`` then
 ``python3 Tools/parity/make_op_fixtures.py``.
@@ -27,6 +33,12 @@ RANGE = (-8.0, 8.0)
 SEED = 20261201
 # name -> TFLite BuiltinOperator code
 OPS = {"hard_swish": 117}
+# name -> (input NHWC, output channels, kernel (h, w), stride (h, w), TfLitePadding)
+CUSTOM_OPS = {
+    "transpose_conv_bias_same": ([1, 7, 9, 13], 5, (3, 3), (2, 2), 1),
+    "transpose_conv_bias_valid": ([1, 5, 6, 4], 3, (2, 3), (3, 1), 2),
+    "transpose_conv_bias_same_k4": ([1, 6, 5, 8], 2, (4, 4), (2, 3), 1),
+}
 
 
 def vector(builder, values, prepend, width):
@@ -86,6 +98,49 @@ def one_op_model(code):
     return bytes(b.Output())
 
 
+def transpose_conv_model(in_shape, out_c, kernel, stride, padding, weights, bias):
+    """One Convolution2DTransposeBias operator: x, constant OHWI weights, constant bias -> y."""
+    b = flatbuffers.Builder(4096)
+    ints = lambda vals: vector(b, vals, b.PrependInt32, 4)
+    offsets = lambda vals: vector(b, vals, b.PrependUOffsetTRelative, 4)
+    ubytes = lambda data: b.CreateByteVector(bytes(data))
+    (kh, kw), (sh, sw) = kernel, stride
+
+    def size(n, k, s):
+        full = s * (n - 1) + k
+        return full - (max(0, k - (n - 1) % s - 1) if padding == 1 else 0)
+
+    out_shape = [1, size(in_shape[1], kh, sh), size(in_shape[2], kw, sw), out_c]
+    shapes = [in_shape, list(weights.shape), list(bias.shape), out_shape]
+    names = [b.CreateString(n) for n in ("x", "weights", "bias", "y")]
+    tensors = []
+    for i, (name, shape) in enumerate(zip(names, shapes)):
+        buffer = {1: 1, 2: 2}.get(i, 0)
+        tensors.append(table(b, [(0, "uoffset", ints(shape)), (1, "int8", 0), (2, "uint32", buffer), (3, "uoffset", name)]))
+    tensor_vec = offsets(tensors)
+    options = ubytes(np.array([padding, sw, sh], dtype="<i4").tobytes())
+    op_inputs, op_outputs = ints([0, 1, 2]), ints([3])
+    # Operator: 0 opcode_index, 1 inputs, 2 outputs, 5 custom_options (format 6 left at FLEXBUFFERS = 0).
+    operator = table(b, [(0, "uint32", 0), (1, "uoffset", op_inputs), (2, "uoffset", op_outputs), (5, "uoffset", options)])
+    operator_vec = offsets([operator])
+    sg_inputs, sg_outputs, sg_name = ints([0]), ints([3]), b.CreateString("main")
+    subgraph = table(b, [(0, "uoffset", tensor_vec), (1, "uoffset", sg_inputs), (2, "uoffset", sg_outputs),
+                         (3, "uoffset", operator_vec), (4, "uoffset", sg_name)])
+    subgraph_vec = offsets([subgraph])
+    custom_code = b.CreateString("Convolution2DTransposeBias")
+    # OperatorCode: 0 deprecated_builtin_code = CUSTOM (32), 1 custom_code, 2 version, 3 builtin_code.
+    opcode = table(b, [(0, "int8", 32), (1, "uoffset", custom_code), (2, "int32", 1), (3, "int32", 32)])
+    opcode_vec = offsets([opcode])
+    data = [ubytes(weights.astype("<f4").tobytes()), ubytes(bias.astype("<f4").tobytes())]
+    buffers = [table(b, [])] + [table(b, [(0, "uoffset", d)]) for d in data]
+    buffer_vec = offsets(buffers)
+    description = b.CreateString("BlazeKit single-op fixture (Tools/parity/make_op_fixtures.py)")
+    model = table(b, [(0, "uint32", 3), (1, "uoffset", opcode_vec), (2, "uoffset", subgraph_vec),
+                      (3, "uoffset", description), (4, "uoffset", buffer_vec)])
+    b.Finish(model, file_identifier=b"TFL3")
+    return bytes(b.Output())
+
+
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -110,6 +165,22 @@ def main():
         np.save(os.path.join(args.out, name + ".input.npy"), x)
         np.save(os.path.join(args.out, name + ".output.npy"), y)
         print(f"{name}: {path} ({len(data)} bytes), output range [{y.min():.4f}, {y.max():.4f}]")
+    for name, (in_shape, out_c, kernel, stride, padding) in CUSTOM_OPS.items():
+        weights = rng.uniform(-1, 1, size=[out_c, kernel[0], kernel[1], in_shape[3]]).astype(np.float32)
+        bias = rng.uniform(-1, 1, size=[out_c]).astype(np.float32)
+        data = transpose_conv_model(in_shape, out_c, kernel, stride, padding, weights, bias)
+        path = os.path.join(args.out, name + ".tflite")
+        with open(path, "wb") as f:
+            f.write(data)
+        x = rng.uniform(-2, 2, size=in_shape).astype(np.float32)
+        interpreter = Interpreter(model_path=path, num_threads=1)
+        interpreter.allocate_tensors()
+        interpreter.set_tensor(interpreter.get_input_details()[0]["index"], x)
+        interpreter.invoke()
+        y = interpreter.get_tensor(interpreter.get_output_details()[0]["index"])
+        np.save(os.path.join(args.out, name + ".input.npy"), x)
+        np.save(os.path.join(args.out, name + ".output.npy"), y)
+        print(f"{name}: {path} ({len(data)} bytes), output {list(y.shape)} range [{y.min():.4f}, {y.max():.4f}]")
 
 
 if __name__ == "__main__":

@@ -87,7 +87,7 @@ struct TFLiteConversionState {
                 case .dequantize: try foldDequantize(op)
                 case .densify: try foldDensify(op)
                 default:
-                    guard let translate = TFLiteConverter.translators[code.builtin] else {
+                    guard let translate = TFLiteConverter.translator(for: code) else {
                         throw BlazeError(.unsupported, "\(name) is not supported")
                     }
                     guard op.outputs.count == 1 else {
@@ -132,7 +132,7 @@ struct TFLiteConversionState {
         var missing: [(name: String, count: Int, first: Int)] = []
         for (index, op) in model.operators.enumerated() {
             let code = model.operatorCodes[op.opcodeIndex]
-            if code.builtin == .dequantize || code.builtin == .densify || TFLiteConverter.translators[code.builtin] != nil { continue }
+            if code.builtin == .dequantize || code.builtin == .densify || TFLiteConverter.translator(for: code) != nil { continue }
             let name = Self.opName(code)
             if let i = missing.firstIndex(where: { $0.name == name }) {
                 missing[i].count += 1

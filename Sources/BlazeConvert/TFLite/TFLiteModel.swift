@@ -41,6 +41,8 @@ struct TFLiteModel: Sendable {
         var outputs: [Int]
         var optionsType: UInt8
         var options: FBTable?
+        /// Byte range in the file of a custom op's `custom_options` (empty if it has none).
+        var customOptions: Range<Int> = 0..<0
     }
 
     struct Metadata: Sendable {
@@ -171,7 +173,8 @@ struct TFLiteModel: Sendable {
                     opcodeIndex: opcode,
                     inputs: try checkedTensorList(Self.ints(t, F.Operator.inputs, Int32.self, &budget), allowOmitted: true, "operator \(i) input"),
                     outputs: try checkedTensorList(Self.ints(t, F.Operator.outputs, Int32.self, &budget), allowOmitted: false, "operator \(i) output"),
-                    optionsType: options.type, options: options.table))
+                    optionsType: options.type, options: options.table,
+                    customOptions: try t.vector(F.Operator.customOptions, elementSize: 1)?.byteRange ?? 0..<0))
             }
         }
         self.operators = operators

@@ -188,7 +188,7 @@ enum TFLiteField {
     enum OperatorCode { static let deprecatedBuiltinCode = 0, customCode = 1, version = 2, builtinCode = 3 }
     enum SubGraph { static let tensors = 0, inputs = 1, outputs = 2, operators = 3, name = 4 }
     enum Tensor { static let shape = 0, type = 1, buffer = 2, name = 3, quantization = 4, isVariable = 5, sparsity = 6 }
-    enum Operator { static let opcodeIndex = 0, inputs = 1, outputs = 2, builtinOptionsType = 3, builtinOptions = 4, builtinOptions2Type = 11 }
+    enum Operator { static let opcodeIndex = 0, inputs = 1, outputs = 2, builtinOptionsType = 3, builtinOptions = 4, customOptions = 5, builtinOptions2Type = 11 }
     enum Buffer { static let data = 0, offset = 1, size = 2 }
     enum Metadata { static let name = 0, buffer = 1 }
     enum Sparsity { static let traversalOrder = 0, blockMap = 1, dimMetadata = 2 }

@@ -107,6 +107,9 @@ struct TranslationContext {
 
     // MARK: Options
 
+    /// A custom op's `custom_options` bytes (empty if it has none).
+    var customOptions: ArraySlice<UInt8> { model.file.bytes[op.customOptions] }
+
     /// The builtin options, which must be of `type` if present (absent options read as schema defaults).
     func options(_ type: BuiltinOptionsType) throws -> TFLiteOptions {
         guard op.optionsType == 0 || op.optionsType == type.rawValue else {

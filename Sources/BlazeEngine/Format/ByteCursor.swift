@@ -65,6 +65,14 @@ struct ByteCursor {
         return v == 1
     }
 
+    /// A `u32` bit pattern read as a finite Float.
+    mutating func finiteFloat(_ what: @autoclosure () -> String) throws -> Float {
+        let at = position
+        let v = Float(bitPattern: try u32(what()))
+        guard v.isFinite else { throw error("\(what()) at byte \(at) is \(v), expected a finite value") }
+        return v
+    }
+
     /// An `i32` that must lie in `range`.
     mutating func i32(_ what: @autoclosure () -> String, in range: ClosedRange<Int>) throws -> Int {
         let at = position

@@ -21,6 +21,10 @@
 /// | reduce | 13 | u8 ReduceKind; bool keepDims; u32 axis count (≤ 64); count × i32 axis (-8...7) |
 /// | stridedSlice | 14 | u32 rank (≤ 8); rank × i32 begin (±2^30); rank × i32 end (±2^30); rank × i32 stride (±2^20, ≠ 0); i32 beginMask, endMask, shrinkAxisMask; bool offset |
 /// | transpose | 15 | u32 rank (≤ 8); rank × i32 perm (0..<rank) |
+/// | transposeConv2D | 16 | i32 strideH, strideW (1...65536); u8 padding |
+/// | landmarksToTransformMatrix | 17 | i32 left, right rotation index (0...2^20); u32 bits of targetRotationRadians; i32 outputHeight, outputWidth (1...65536); u32 bits of scaleX, scaleY; u32 subset count (1...4096); count × i32 index (0...2^20) |
+/// | transformTensorBilinear | 18 | i32 outputHeight, outputWidth (1...65536) |
+/// | transformLandmarks | 19 | (none) |
 ///
 /// The ranges are the engine's own limits, so no runnable graph is refused. Decoding checks every
 /// raw value, count and range, and that the block is consumed exactly. Encoding decodes its own
@@ -45,6 +49,10 @@ extension Op {
         case .reduce: return 13
         case .stridedSlice: return 14
         case .transpose: return 15
+        case .transposeConv2D: return 16
+        case .landmarksToTransformMatrix: return 17
+        case .transformTensorBilinear: return 18
+        case .transformLandmarks: return 19
         }
     }
 
@@ -113,6 +121,20 @@ extension Op {
         case .transpose(let p):
             try w.u32(p.perm.count, "TRANSPOSE rank")
             for (d, v) in p.perm.enumerated() { try w.i32(v, "TRANSPOSE perm[\(d)]") }
+        case .transposeConv2D(let p):
+            try w.i32(p.strideH, "\(name) strideH"); try w.i32(p.strideW, "\(name) strideW")
+            w.u8(p.padding.rawValue)
+        case .landmarksToTransformMatrix(let p):
+            try w.i32(p.leftRotationIndex, "\(name) leftRotationIndex"); try w.i32(p.rightRotationIndex, "\(name) rightRotationIndex")
+            w.u32(p.targetRotationRadians.bitPattern)
+            try w.i32(p.outputHeight, "\(name) outputHeight"); try w.i32(p.outputWidth, "\(name) outputWidth")
+            w.u32(p.scaleX.bitPattern); w.u32(p.scaleY.bitPattern)
+            try w.u32(p.subset.count, "\(name) subset count")
+            for (i, v) in p.subset.enumerated() { try w.i32(v, "\(name) subset[\(i)]") }
+        case .transformTensorBilinear(let p):
+            try w.i32(p.outputHeight, "\(name) outputHeight"); try w.i32(p.outputWidth, "\(name) outputWidth")
+        case .transformLandmarks:
+            break
         }
         // Round trip through the decoder so the writer and the reader can never disagree.
         let decoded: Op
@@ -224,6 +246,29 @@ extension Op {
             var perm: [Int] = []
             for d in 0..<rank { perm.append(try c.i32("TRANSPOSE perm[\(d)]", in: 0...max(rank - 1, 0))) }
             return .transpose(TransposeParams(perm: perm))
+        case 16:
+            let sh = try c.i32("TRANSPOSE_CONV_BIAS strideH", in: windowRange), sw = try c.i32("TRANSPOSE_CONV_BIAS strideW", in: windowRange)
+            let padding = try c.enumeration(Padding.self, "TRANSPOSE_CONV_BIAS padding")
+            return .transposeConv2D(TransposeConv2DParams(strideH: sh, strideW: sw, padding: padding))
+        case 17:
+            let what = "LANDMARKS_TO_TRANSFORM_MATRIX"
+            let left = try c.i32("\(what) leftRotationIndex", in: 0...(1 << 20)), right = try c.i32("\(what) rightRotationIndex", in: 0...(1 << 20))
+            let target = try c.finiteFloat("\(what) targetRotationRadians")
+            let h = try c.i32("\(what) outputHeight", in: windowRange), w = try c.i32("\(what) outputWidth", in: windowRange)
+            let sx = try c.finiteFloat("\(what) scaleX"), sy = try c.finiteFloat("\(what) scaleY")
+            let n = try c.count("\(what) subset count", max: 4096, minBytesEach: 4)
+            guard n >= 1 else { throw c.error("\(what) subset is empty") }
+            var subset: [Int] = []
+            for i in 0..<n { subset.append(try c.i32("\(what) subset[\(i)]", in: 0...(1 << 20))) }
+            return .landmarksToTransformMatrix(LandmarksToTransformMatrixParams(
+                leftRotationIndex: left, rightRotationIndex: right, targetRotationRadians: target,
+                outputHeight: h, outputWidth: w, scaleX: sx, scaleY: sy, subset: subset))
+        case 18:
+            let h = try c.i32("TRANSFORM_TENSOR_BILINEAR outputHeight", in: windowRange)
+            let w = try c.i32("TRANSFORM_TENSOR_BILINEAR outputWidth", in: windowRange)
+            return .transformTensorBilinear(TransformTensorBilinearParams(outputHeight: h, outputWidth: w))
+        case 19:
+            return .transformLandmarks
         default:
             throw c.error("unknown opcode \(opcode)")
         }

@@ -38,6 +38,14 @@ enum Executor {
             ReferenceKernels.stridedSlice(p, input: x[0], output: out)
         case .transpose(let p):
             ReferenceKernels.transpose(p, input: x[0], output: out)
+        case .transposeConv2D(let p):
+            ReferenceKernels.transposeConv2D(p, input: x[0], filter: x[1], bias: x.count > 2 ? x[2] : nil, output: out)
+        case .landmarksToTransformMatrix(let p):
+            ReferenceKernels.landmarksToTransformMatrix(p, input: x[0], output: out)
+        case .transformTensorBilinear(let p):
+            ReferenceKernels.transformTensorBilinear(p, input: x[0], matrix: x[1], output: out)
+        case .transformLandmarks:
+            ReferenceKernels.transformLandmarks(input: x[0], matrix: x[1], output: out)
         }
     }
 }

@@ -36,6 +36,13 @@ extension Op {
         case .reduce(let p): return try p.outputShape(s[0])
         case .stridedSlice(let p): return try p.outputShape(s[0])
         case .transpose(let p): return try p.outputShape(s[0])
+        case .transposeConv2D(let p):
+            let g = try p.geometry(input: s[0], filter: s[1])
+            try Self.checkBias(s, count: g.outC)
+            return g.outputShape
+        case .landmarksToTransformMatrix(let p): return try p.outputShape(s[0])
+        case .transformTensorBilinear(let p): return try p.outputShape(s[0], matrix: s[1])
+        case .transformLandmarks: return try TransformLandmarksShape.outputShape(s[0], matrix: s[1])
         }
     }
 
@@ -55,6 +62,8 @@ extension Op {
             return outCount * s[1][1] * s[1][2]
         case .fullyConnected:
             return outCount * s[1][1]
+        case .transposeConv2D:
+            return (ShapeMath.elementCount(s[0]) ?? 0) * s[1][0] * s[1][1] * s[1][2]
         default:
             return 0
         }

@@ -8,6 +8,9 @@
 /// - `binary`: a, b (NumPy broadcasting).
 /// - `prelu`: x, alpha (alpha broadcast against x).
 /// - `concatenation`: any number ≥ 1 of tensors of equal rank.
+/// - `transposeConv2D`: x `[N,H,W,C]`, filter OHWI `[O,KH,KW,C]`, optional bias `[O]`.
+/// - `transformTensorBilinear`: x `[1,H,W,C]`, matrix `[1,4,4]`.
+/// - `transformLandmarks`: landmarks `[1,N,2|3]`, matrix `[1,4,4]`.
 /// - everything else: exactly one input.
 /// Every op has exactly one output.
 public enum Op: Sendable, Equatable {
@@ -27,6 +30,14 @@ public enum Op: Sendable, Equatable {
     case reduce(ReduceParams)
     case stridedSlice(StridedSliceParams)
     case transpose(TransposeParams)
+    /// MediaPipe's `Convolution2DTransposeBias` (see `TransposeConv2DParams`).
+    case transposeConv2D(TransposeConv2DParams)
+    /// MediaPipe's `Landmarks2TransformMatrix` v2 (see `LandmarksToTransformMatrixParams`).
+    case landmarksToTransformMatrix(LandmarksToTransformMatrixParams)
+    /// MediaPipe's `TransformTensorBilinear` v2 (see `TransformTensorBilinearParams`).
+    case transformTensorBilinear(TransformTensorBilinearParams)
+    /// MediaPipe's `TransformLandmarks` v2 (see `TransformLandmarksShape`).
+    case transformLandmarks
 
     /// A short stable name for inspection and errors (`CONV_2D`, `ADD`, …), close to TFLite's.
     public var name: String {
@@ -47,14 +58,18 @@ public enum Op: Sendable, Equatable {
         case .reduce(let p): return p.kind.name
         case .stridedSlice: return "STRIDED_SLICE"
         case .transpose: return "TRANSPOSE"
+        case .transposeConv2D: return "TRANSPOSE_CONV_BIAS"
+        case .landmarksToTransformMatrix: return "LANDMARKS_TO_TRANSFORM_MATRIX"
+        case .transformTensorBilinear: return "TRANSFORM_TENSOR_BILINEAR"
+        case .transformLandmarks: return "TRANSFORM_LANDMARKS"
         }
     }
 
     /// Allowed input counts.
     public var inputArity: ClosedRange<Int> {
         switch self {
-        case .conv2D, .depthwiseConv2D, .fullyConnected: return 2...3
-        case .binary, .prelu: return 2...2
+        case .conv2D, .depthwiseConv2D, .fullyConnected, .transposeConv2D: return 2...3
+        case .binary, .prelu, .transformTensorBilinear, .transformLandmarks: return 2...2
         case .concatenation: return 1...4096
         default: return 1...1
         }

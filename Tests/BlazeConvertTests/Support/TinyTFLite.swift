@@ -17,6 +17,8 @@ struct TinyTFLite {
         var optionsType: UInt8
         var options: [(id: Int, field: FBField)]?
         var customCode: String?
+        var customOptions: [UInt8]?
+        var version: Int32 = 1
     }
 
     var tensors: [Tensor] = []
@@ -76,18 +78,19 @@ struct TinyTFLite {
     static let rsqrt: Int32 = 76, reduceMax: Int32 = 82, squaredDifference: Int32 = 99, abs: Int32 = 101, densify: Int32 = 124
 
     mutating func op(_ code: Int32, _ inputs: [Int], _ outputs: [Int], optionsType: UInt8 = 0,
-                     options: [(id: Int, field: FBField)]? = nil, customCode: String? = nil) {
+                     options: [(id: Int, field: FBField)]? = nil, customCode: String? = nil, customOptions: [UInt8]? = nil,
+                     version: Int32 = 1) {
         operators.append(Operator(code: code, inputs: inputs, outputs: outputs, optionsType: optionsType,
-                                  options: options, customCode: customCode))
+                                  options: options, customCode: customCode, customOptions: customOptions, version: version))
     }
 
     // MARK: Serialisation
 
     func bytes() -> [UInt8] {
-        var codes: [(code: Int32, custom: String?)] = []
+        var codes: [(code: Int32, custom: String?, version: Int32)] = []
         func codeIndex(_ o: Operator) -> Int {
-            if let i = codes.firstIndex(where: { $0.code == o.code && $0.custom == o.customCode }) { return i }
-            codes.append((o.code, o.customCode))
+            if let i = codes.firstIndex(where: { $0.code == o.code && $0.custom == o.customCode && $0.version == o.version }) { return i }
+            codes.append((o.code, o.customCode, o.version))
             return codes.count - 1
         }
         let opIndices = operators.map(codeIndex)
@@ -114,10 +117,11 @@ struct TinyTFLite {
                 fields.append((3, .u8(o.optionsType)))
                 fields.append((4, .offset(.table(o.options ?? []))))
             }
+            if let bytes = o.customOptions { fields.append((5, .offset(.bytes(bytes)))) }
             return .table(fields)
         }
         let codeNodes: [FBNode] = codes.map { c in
-            var fields: [(id: Int, field: FBField)] = [(0, .i8(Int8(min(c.code, 127)))), (2, .i32(1)), (3, .i32(c.code))]
+            var fields: [(id: Int, field: FBField)] = [(0, .i8(Int8(min(c.code, 127)))), (2, .i32(c.version)), (3, .i32(c.code))]
             if let s = c.custom { fields.append((1, .offset(.string(s)))) }
             return .table(fields)
         }

@@ -302,23 +302,108 @@ import Testing
         let a = m.tensor("a", [1, 10]), b = m.tensor("b", [1, 10]), c = m.tensor("c", [1, 10]), y = m.tensor("y", [1, 10])
         m.op(M.relu, [x], [a])
         m.op(M.softmax, [a], [b], optionsType: 9, options: [(0, .f32(1))])
-        m.op(M.custom, [b], [c], customCode: "Landmarks2TransformMatrix")
+        m.op(M.custom, [b], [c], customCode: "MaxUnpooling2D")
         m.op(M.softmax, [c], [y], optionsType: 9, options: [(0, .f32(1))])
         m.outputs = [y]
         let e = try #require(TFLiteTestSupport.conversionError(m.bytes(), modelName: "two_missing.tflite"))
         #expect(e.kind == .unsupported)
         #expect(e.message == "two_missing.tflite: 2 ops are not supported: SOFTMAX ×2 (first at operator 1), "
-                + "CUSTOM(Landmarks2TransformMatrix) ×1 (first at operator 2); `blaze-model ops` lists the supported ones")
+                + "CUSTOM(MaxUnpooling2D) ×1 (first at operator 2); `blaze-model ops` lists the supported ones")
     }
 
-    @Test func customOpIsUnsupported() throws {
+    @Test func unknownCustomOpIsUnsupported() throws {
         var m = M()
         let x = m.input("x", [1, 10])
         let y = m.tensor("y", [1, 10])
-        m.op(M.custom, [x], [y], customCode: "Convolution2DTransposeBias")
+        m.op(M.custom, [x], [y], customCode: "MaxPoolingWithArgmax2D")
         m.outputs = [y]
         let e = try #require(TFLiteTestSupport.conversionError(m.bytes(), modelName: "c.tflite"))
-        #expect(e.kind == .unsupported && e.message.contains("Convolution2DTransposeBias") && e.message.contains("operator 0"))
+        #expect(e.kind == .unsupported && e.message.contains("CUSTOM(MaxPoolingWithArgmax2D)") && e.message.contains("operator 0"))
+    }
+
+    /// `Convolution2DTransposeBias` options as MediaPipe's selfie models store them: i32 padding
+    /// (TfLitePadding 1 = SAME), stride_width, stride_height.
+    private func transposeConvBias(options: [UInt8]?, output: [Int] = [1, 8, 5, 3]) -> M {
+        var m = M()
+        let x = m.input("x", [1, 4, 3, 5])
+        let w = m.fp16Weights("w", [3, 2, 2, 5], (0..<60).map { Float($0) * 0.01 })
+        let b = m.float32Constant("b", [3], [1, 2, 3])
+        let y = m.tensor("y", output)
+        m.op(M.custom, [x, w, b], [y], customCode: "Convolution2DTransposeBias", customOptions: options)
+        m.outputs = [y]
+        return m
+    }
+
+    private func le32(_ values: Int32...) -> [UInt8] { values.flatMap { fbLE($0) } }
+
+    @Test func convolution2DTransposeBias() throws {
+        let (g, node) = try convert(transposeConvBias(options: le32(1, 2, 2), output: [1, 8, 5, 3]))
+        #expect(node.op == .transposeConv2D(TransposeConv2DParams(strideH: 2, strideW: 2, padding: .same)))
+        #expect(node.inputs.count == 3 && g.tensors[node.outputs[0]].shape == [1, 8, 5, 3])
+        // VALID keeps the whole 2·(4−1)+2 × 2·(3−1)+2; width stride 1 and height stride 3 read apart.
+        let (_, valid) = try convert(transposeConvBias(options: le32(2, 1, 3), output: [1, 11, 4, 3]))
+        #expect(valid.op == .transposeConv2D(TransposeConv2DParams(strideH: 3, strideW: 1, padding: .valid)))
+        // Later TFLite versions append fields to the struct; MediaPipe reads the first three.
+        #expect(throws: Never.self) { try TFLiteConverter.convert(tfliteBytes: transposeConvBias(options: le32(1, 2, 2, 0, 0)).bytes(), modelName: "t") }
+    }
+
+    @Test func convolution2DTransposeBiasRefusesBadOptions() throws {
+        let cases: [([UInt8]?, String)] = [
+            (nil, "0 bytes"),
+            (Array(le32(1, 2)), "8 bytes"),
+            (le32(0, 2, 2), "padding 0"),
+            (le32(3, 2, 2), "padding 3"),
+            (le32(1, 0, 2), "stride 2×0"),
+            (le32(1, 2, -1), "stride -1×2"),
+        ]
+        for (options, fragment) in cases {
+            let e = try #require(TFLiteTestSupport.conversionError(transposeConvBias(options: options).bytes(), modelName: "t.tflite"))
+            #expect(e.kind == .corruptModel && e.message.contains(fragment) && e.message.contains("operator 1"), "\(e)")
+        }
+        // A declared output that disagrees with the op's own shape rule.
+        let e = try #require(TFLiteTestSupport.conversionError(transposeConvBias(options: le32(1, 2, 2), output: [1, 8, 6, 3]).bytes()))
+        #expect(e.kind == .shapeMismatch)
+    }
+
+    /// TransformTensorBilinear as in face_landmark_with_attention: version 2, FlexBuffer options.
+    private func transformTensor(options: [UInt8]?, version: Int32 = 2) -> M {
+        var m = M()
+        let x = m.input("x", [1, 48, 48, 32])
+        let matrix = m.input("matrix", [1, 4, 4])
+        let y = m.tensor("y", [1, 16, 16, 32])
+        m.op(M.custom, [x, matrix], [y], customCode: "TransformTensorBilinear", customOptions: options, version: version)
+        m.outputs = [y]
+        return m
+    }
+
+    @Test func mediaPipeFaceAttentionOps() throws {
+        let (_, node) = try convert(transformTensor(options: FlexBufferTests.transformTensorOptions))
+        #expect(node.op == .transformTensorBilinear(TransformTensorBilinearParams(outputHeight: 16, outputWidth: 16)))
+        var m = M()
+        let points = m.input("points", [1, 80, 2]), matrix = m.input("matrix", [1, 4, 4])
+        let y = m.tensor("y", [1, 80, 2])
+        m.op(M.custom, [points, matrix], [y], customCode: "TransformLandmarks", version: 2)
+        m.outputs = [y]
+        #expect(try convert(m).1.op == .transformLandmarks)
+    }
+
+    @Test func mediaPipeFaceAttentionOpsRefuseBadOptions() throws {
+        let v1 = try #require(TFLiteTestSupport.conversionError(transformTensor(options: FlexBufferTests.transformTensorOptions, version: 1).bytes()))
+        #expect(v1.kind == .unsupported && v1.message.contains("version 1"))
+        let bad: [([UInt8]?, String)] = [
+            (nil, "flexbuffer: 0 bytes"),
+            (Array(FlexBufferTests.transformTensorOptions.dropLast(3)), "custom options are not a FlexBuffer map"),
+            (Array(FlexBufferTests.everyKind), "custom option output_height is missing"),
+        ]
+        for (options, fragment) in bad {
+            let e = try #require(TFLiteTestSupport.conversionError(transformTensor(options: options).bytes(), modelName: "t.tflite"))
+            #expect(e.kind == .corruptModel && e.message.contains(fragment) && e.message.contains("operator 0 CUSTOM(TransformTensorBilinear)"), "\(e)")
+        }
+        // output_height 16 → 0 (byte 33 of MediaPipe's block is the first map value).
+        var zero = FlexBufferTests.transformTensorOptions
+        zero[33] = 0
+        let e = try #require(TFLiteTestSupport.conversionError(transformTensor(options: zero).bytes()))
+        #expect(e.kind == .corruptModel && e.message.contains("output_height is int(0), expected an integer in 1...65536"), "\(e)")
     }
 
     @Test func fusedTanhIsUnsupported() throws {

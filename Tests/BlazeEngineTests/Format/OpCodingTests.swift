@@ -31,6 +31,13 @@ struct OpCodingTests {
             .stridedSlice(StridedSliceParams(begin: [], end: [], strides: [])),
             .transpose(TransposeParams(perm: [3, 1, 0, 2])),
             .transpose(TransposeParams(perm: [])),
+            .transposeConv2D(TransposeConv2DParams(strideH: 2, strideW: 65536, padding: .same)),
+            .transposeConv2D(TransposeConv2DParams(strideH: 1, strideW: 3, padding: .valid)),
+            .landmarksToTransformMatrix(LandmarksToTransformMatrixParams(
+                leftRotationIndex: 61, rightRotationIndex: 1 << 20, targetRotationRadians: -0.0, outputHeight: 16, outputWidth: 65536,
+                scaleX: 1.5, scaleY: .leastNonzeroMagnitude, subset: [0, 146, 91, 181])),
+            .transformTensorBilinear(TransformTensorBilinearParams(outputHeight: 1, outputWidth: 16)),
+            .transformLandmarks,
         ]
         ops += BinaryKind.allCases.map { .binary(BinaryParams($0, activation: Activation.allCases[Int($0.rawValue) % 4])) }
         ops += UnaryKind.allCases.map { .unary($0) }
@@ -48,7 +55,7 @@ struct OpCodingTests {
 
     @Test func opcodesAreDistinctAndDense() {
         let codes = Set(Self.samples.map(\.opcode))
-        #expect(codes == Set(0...15))
+        #expect(codes == Set(0...19))
     }
 
     @Test func nanPadValueKeepsItsBits() throws {
@@ -72,7 +79,7 @@ struct OpCodingTests {
     }
 
     @Test func unknownOpcode() {
-        expectCorrupt(opcode: 16, [], "unknown opcode 16")
+        expectCorrupt(opcode: 20, [], "unknown opcode 20")
         expectCorrupt(opcode: 255, [], "unknown opcode 255")
     }
 
@@ -101,6 +108,12 @@ struct OpCodingTests {
         expectCorrupt(opcode: 10, le32(8) + [0], "CONCATENATION axis at byte 0 is 8, outside -8...7")
         expectCorrupt(opcode: 13, [0, 0] + le32(65), "MEAN axis count at byte 2 is 65, over the limit 64")
         expectCorrupt(opcode: 15, le32(2) + le32(0) + le32(2), "TRANSPOSE perm[1] at byte 8 is 2, outside 0...1")
+        expectCorrupt(opcode: 16, le32(0) + le32(1) + [0], "TRANSPOSE_CONV_BIAS strideH at byte 0 is 0")
+        expectCorrupt(opcode: 16, le32(1) + le32(1) + [2], "TRANSPOSE_CONV_BIAS padding")
+        let l2tm = le32(1) + le32(2) + le32(0) + le32(16) + le32(16) + le32(0x3FC0_0000) + le32(0x3FC0_0000)
+        expectCorrupt(opcode: 17, l2tm + le32(0), "subset is empty")
+        expectCorrupt(opcode: 17, le32(1) + le32(2) + le32(0x7FC0_0000) + Array(l2tm.dropFirst(12)) + le32(1) + le32(0), "targetRotationRadians at byte 8 is nan")
+        expectCorrupt(opcode: 18, le32(0) + le32(1), "TRANSFORM_TENSOR_BILINEAR outputHeight at byte 0 is 0")
         let slice = try Op.stridedSlice(StridedSliceParams(begin: [0], end: [1], strides: [1])).encodedParameters()
         expectCorrupt(opcode: 14, patched32(slice, at: 12, 0), "STRIDED_SLICE strides[0] at byte 12 is 0")
         expectCorrupt(opcode: 14, patched32(slice, at: 4, 1 << 30 + 1), "STRIDED_SLICE begin[0] at byte 4")

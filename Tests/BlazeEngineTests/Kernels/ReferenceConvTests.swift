@@ -175,4 +175,35 @@ import Testing
         #expect(relu.shape == [2, 2])
         KernelTestKit.expectClose(relu.values, [0, 3, 0, 7.5])
     }
+
+    // MARK: TRANSPOSE_CONV_BIAS
+
+    /// Stride 2, 2×2 filter, VALID: every input pixel writes its own 2×2 block `v · filter + bias`.
+    @Test func transposeConvBlocks() {
+        let p = TransposeConv2DParams(strideH: 2, strideW: 2, padding: .valid)
+        let r = KernelTestKit.run([T([1, 2, 2, 1], [1, 2, 3, 4]), T([1, 2, 2, 1], [1, 10, 100, 1000]), T([1], [0.5])],
+                                  out: [1, 4, 4, 1]) { v, out in
+            ReferenceKernels.transposeConv2D(p, input: v[0], filter: v[1], bias: v[2], output: out)
+        }
+        let expected: [Float] = [1, 10, 2, 20, 100, 1000, 200, 2000, 3, 30, 4, 40, 300, 3000, 400, 4000].map { $0 + 0.5 }
+        KernelTestKit.expectClose(r, expected, tolerance: 0)
+    }
+
+    /// Overlapping taps and the SAME crop by hand: H 2, kernel 3, stride 2 gives the full column
+    /// [1, 2, 3 + 2·1, 2·2, 2·3] = [1, 2, 5, 4, 6]; SAME crops max(0, 3 − 1 mod 2 − 1) = 1 row,
+    /// none of it at the start (1 / 2 = 0), leaving [1, 2, 5, 4]. Two output channels (the second
+    /// filter is doubled).
+    @Test func transposeConvSameCropsOverlaps() throws {
+        let p = TransposeConv2DParams(strideH: 2, strideW: 1, padding: .same)
+        #expect(try p.geometry(input: [1, 2, 1, 1], filter: [2, 3, 1, 1]).outputShape == [1, 4, 1, 2])
+        let r = KernelTestKit.run([T([1, 2, 1, 1], [1, 2]), T([2, 3, 1, 1], [1, 2, 3, 2, 4, 6])], out: [1, 4, 1, 2]) { v, out in
+            ReferenceKernels.transposeConv2D(p, input: v[0], filter: v[1], bias: nil, output: out)
+        }
+        KernelTestKit.expectClose(r, [1, 2, 2, 4, 5, 10, 4, 8], tolerance: 0)
+        // H 3: (3 − 1) mod 2 = 0, so SAME crops 2 rows of the full 7, one at the start.
+        let g3 = try p.geometry(input: [1, 3, 1, 1], filter: [2, 3, 1, 1])
+        #expect(g3.outputShape == [1, 5, 1, 2] && g3.padTop == 1)
+        let valid = TransposeConv2DParams(strideH: 2, strideW: 1, padding: .valid)
+        #expect(try valid.geometry(input: [1, 2, 1, 1], filter: [2, 3, 1, 1]).outputShape == [1, 5, 1, 2])
+    }
 }

@@ -158,6 +158,38 @@ import Testing
         try Kit.expectMatchesReference(.reshape(ReshapeParams(shape: [6, 4])), [T.random([2, 3, 4], &rng)], "RESHAPE")
     }
 
+    /// TRANSPOSE_CONV_BIAS: the gather step sums in its own order (SIMD dot products over channels),
+    /// so within tolerance of the scatter reference; odd sizes, overlapping and gapped taps.
+    @Test func transposeConvMatchesReference() throws {
+        var rng = KernelTestRNG(seed: 16)
+        for _ in 0..<40 {
+            let kh = Int.random(in: 1...4, using: &rng), kw = Int.random(in: 1...4, using: &rng)
+            let sh = Int.random(in: 1...3, using: &rng), sw = Int.random(in: 1...3, using: &rng)
+            let n = Int.random(in: 1...2, using: &rng), h = Int.random(in: 1...9, using: &rng), w = Int.random(in: 1...11, using: &rng)
+            let c = Self.pick([1, 3, 8, 13, 16, 21], &rng), o = Self.pick([1, 2, 5, 9], &rng)
+            let p = TransposeConv2DParams(strideH: sh, strideW: sw, padding: Self.pick([.same, .valid], &rng))
+            let bias = Bool.random(using: &rng)
+            let inputs = [T.random([n, h, w, c], &rng), T.random([o, kh, kw, c], &rng)] + (bias ? [T.random([o], &rng)] : [])
+            try Kit.expectMatchesReferenceFused(.transposeConv2D(p), inputs, "transpose conv \(inputs[0].shape) k\(kh)×\(kw) s\(sh)×\(sw) o\(o) \(p.padding) bias \(bias)")
+        }
+        // The selfie segmentation shape: 2×2 stride 2 from 16 channels to 1, large enough to split.
+        let p = TransposeConv2DParams(strideH: 2, strideW: 2, padding: .same)
+        try Kit.expectMatchesReferenceFused(.transposeConv2D(p), [T.random([1, 64, 64, 16], &rng), T.random([1, 2, 2, 16], &rng),
+                                                                  T.random([1], &rng)], "transpose conv large")
+    }
+
+    /// MediaPipe's face-attention ops: the plan runs their reference kernels, so bitwise equal.
+    @Test func mediaPipeOpsMatchReference() throws {
+        var rng = KernelTestRNG(seed: 17)
+        let l2tm = LandmarksToTransformMatrixParams(leftRotationIndex: 3, rightRotationIndex: 7, targetRotationRadians: 0.25,
+                                                    outputHeight: 16, outputWidth: 12, scaleX: 1.5, scaleY: 1.25, subset: [0, 4, 9, 2, 5, 8])
+        try Kit.expectMatchesReference(.landmarksToTransformMatrix(l2tm), [T.random([1, 10, 3], &rng)], "LANDMARKS_TO_TRANSFORM_MATRIX")
+        let m = T([1, 4, 4], [0.9, -0.3, 0, 2.5, 0.35, 1.1, 0, -1, 0, 0, 1, 0, 0, 0, 0, 1])
+        try Kit.expectMatchesReference(.transformTensorBilinear(TransformTensorBilinearParams(outputHeight: 7, outputWidth: 9)),
+                                       [T.random([1, 11, 13, 5], &rng), m], "TRANSFORM_TENSOR_BILINEAR")
+        try Kit.expectMatchesReference(.transformLandmarks, [T.random([1, 9, 3], &rng), m], "TRANSFORM_LANDMARKS")
+    }
+
     @Test func gemmConvolutionWithinToleranceAndBitwiseAcrossThreads() throws {
         var rng = KernelTestRNG(seed: 12)
         var cases: [(x: [Int], f: [Int], p: Conv2DParams)] = [

@@ -105,3 +105,42 @@ extension ReferenceKernels {
         }
     }
 }
+
+extension ReferenceKernels {
+    /// TRANSPOSE_CONV_BIAS (MediaPipe `Convolution2DTransposeBias`), in MediaPipe's own order:
+    /// the output starts as the bias, then every input pixel (row, column, channel order) adds
+    /// `x · filter[o, ky, kx, c]` at output `(iy·strideH − padTop + ky, ix·strideW − padLeft + kx)`;
+    /// taps that land outside the output are dropped.
+    public static func transposeConv2D(_ p: TransposeConv2DParams, input: TensorView, filter: TensorView, bias: TensorView?,
+                                       output: MutableTensorView) {
+        let g = planned(try p.geometry(input: input.shape, filter: filter.shape))
+        precondition(output.count == elementCount(g.outputShape), "TRANSPOSE_CONV_BIAS output view does not match geometry")
+        precondition(bias == nil || bias!.count == g.outC, "TRANSPOSE_CONV_BIAS bias count")
+        let x = input.data, w = filter.data, y = output.data, bp = bias?.data
+        let H = g.inH, W = g.inW, C = g.inC, O = g.outC, KH = g.kernelH, KW = g.kernelW, OH = g.outH, OW = g.outW
+        for n in 0..<g.batch {
+            let image = y + n &* OH &* OW &* O
+            for i in 0..<(OH &* OW) {
+                for o in 0..<O { image[i &* O &+ o] = bp.map { $0[o] } ?? 0 }
+            }
+            for iy in 0..<H {
+                for ix in 0..<W {
+                    let xp = x + ((n &* H &+ iy) &* W &+ ix) &* C
+                    for c in 0..<C {
+                        let v = xp[c]
+                        for ky in 0..<KH {
+                            let oy = iy &* g.strideH &- g.padTop &+ ky
+                            if oy < 0 || oy >= OH { continue }
+                            for kx in 0..<KW {
+                                let ox = ix &* g.strideW &- g.padLeft &+ kx
+                                if ox < 0 || ox >= OW { continue }
+                                let yp = image + (oy &* OW &+ ox) &* O
+                                for o in 0..<O { yp[o] += v * w[((o &* KH &+ ky) &* KW &+ kx) &* C &+ c] }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

@@ -16,6 +16,9 @@ enum PlannedStep {
     case depthToSpace(DepthToSpaceStep)
     case stridedCopy(StridedCopyStep)
     case reduce(ReduceStep)
+    case transposeConv(TransposeConvStep)
+    /// A tiny op whose reference kernel is also its optimised one (MediaPipe's face-attention ops).
+    case referenceKernel(Session.Step)
     /// CONV_2D / FULLY_CONNECTED / DEPTHWISE_CONV_2D on the packed SIMD kernels (maybe fused).
     case packedConv(PackedConvStep)
     /// Pooling / RESIZE_BILINEAR on the SIMD row kernels.
@@ -34,6 +37,8 @@ enum PlannedStep {
         case .depthToSpace(let s): s.execute(pool)
         case .stridedCopy(let s): s.execute(pool)
         case .reduce(let s): s.run()
+        case .transposeConv(let s): s.execute(pool)
+        case .referenceKernel(let s): Executor.execute(s)
         case .packedConv(let s): s.execute(pool)
         case .simdRows(let s): s.execute(pool)
         }
@@ -127,6 +132,11 @@ enum PlannedStep {
             return .stridedCopy(try StridedCopyStep(slice: p, input: x[0], output: out, threads: threads))
         case .transpose(let p):
             return .stridedCopy(StridedCopyStep(transpose: p, input: x[0], output: out, threads: threads))
+        case .transposeConv2D(let p):
+            return .transposeConv(try TransposeConvStep(p, input: x[0], filter: x[1], bias: x.count > 2 ? x[2] : nil,
+                                                        output: out, threads: threads))
+        case .landmarksToTransformMatrix, .transformTensorBilinear, .transformLandmarks:
+            return .referenceKernel(Session.Step(op: op, inputs: x, output: out))
         }
     }
 
