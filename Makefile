@@ -3,7 +3,7 @@
 SHELL := /bin/bash
 DEBS := libopenblas-dev libturbojpeg0-dev libpng-dev zlib1g-dev pkg-config libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libavdevice-dev
 
-.PHONY: deps demo test bench models sanitize fuzz fuzz-list example-spark docs
+.PHONY: deps demo test bench models sanitize fuzz fuzz-list example-spark docs format format-check
 
 deps:
 	@missing=""; for p in $(DEBS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -48,6 +48,18 @@ fuzz: deps
 	@mkdir -p .build/fuzz-artifacts
 	@.build/fuzz/release/$(TARGET) -max_total_time=$(or $(SECONDS),60) -rss_limit_mb=4096 -timeout=20 \
 	  -artifact_prefix=.build/fuzz-artifacts/$(TARGET)- Fuzz/Corpus/$(TARGET)
+
+# Layout of every Swift file by the toolchain's swift-format and .swift-format (4 spaces, lines up
+# to 180 columns, existing line breaks kept; the configuration enforces layout only, no lint rules).
+# Examples/Tours is left as written: its programs are the README's blocks verbatim (ReadmeToursTests).
+FORMAT_PATHS := Package.swift Sources Tools Tests Benchmarks Fuzz
+SWIFT_FORMAT := $(shell command -v swift-format 2>/dev/null || echo "swift format")
+format:
+	@$(SWIFT_FORMAT) format --in-place --recursive --configuration .swift-format $(FORMAT_PATHS)
+
+format-check:
+	@$(SWIFT_FORMAT) lint --strict --recursive --configuration .swift-format $(FORMAT_PATHS) || \
+	  { echo "format-check: run \`make format\` (swift-format with .swift-format) and commit the result" >&2; exit 1; }
 
 # The same release build an app gets; the kernel level is chosen at run time (BLAZE_ISA forces one).
 bench: deps

@@ -13,15 +13,15 @@ import PackageDescription
 /// copy must come first, or baseline code would run an AVX helper. `Tools/isa/check_isa_isolation.sh`
 /// (run by `.ci/run`) checks the linked binaries for exactly this.
 #if arch(x86_64)
-let kernelLevels: [(name: String, folder: String, settings: [SwiftSetting])] = [
-    ("BlazeKernels", "Baseline", []),
-    ("BlazeKernelsAVX2", "AVX2", [.define("BLAZE_FMA"), .unsafeFlags(["-target-cpu", "haswell"])]),
-    ("BlazeKernelsAVX512", "AVX512", [.define("BLAZE_FMA"), .unsafeFlags(["-target-cpu", "skylake-avx512"])]),
-]
+    let kernelLevels: [(name: String, folder: String, settings: [SwiftSetting])] = [
+        ("BlazeKernels", "Baseline", []),
+        ("BlazeKernelsAVX2", "AVX2", [.define("BLAZE_FMA"), .unsafeFlags(["-target-cpu", "haswell"])]),
+        ("BlazeKernelsAVX512", "AVX512", [.define("BLAZE_FMA"), .unsafeFlags(["-target-cpu", "skylake-avx512"])])
+    ]
 #else
-let kernelLevels: [(name: String, folder: String, settings: [SwiftSetting])] = [
-    ("BlazeKernelsNEON", "NEON", [.define("BLAZE_FMA")]),
-]
+    let kernelLevels: [(name: String, folder: String, settings: [SwiftSetting])] = [
+        ("BlazeKernelsNEON", "NEON", [.define("BLAZE_FMA")])
+    ]
 #endif
 
 let kernelTargets: [Target] = kernelLevels.map { level in
@@ -45,7 +45,7 @@ let package = Package(
         .library(name: "BlazeConvert", targets: ["BlazeConvert"]),
         .executable(name: "blaze-model", targets: ["blaze-model"]),
         .executable(name: "blaze", targets: ["blaze"]),
-        .executable(name: "bench", targets: ["bench"]),
+        .executable(name: "bench", targets: ["bench"])
     ],
     targets: [
         .systemLibrary(
@@ -179,7 +179,7 @@ let package = Package(
             dependencies: ["BlazeEngine", "BlazeConvert", "BlazeModels", "BlazeTestSupport"],
             path: "Tests/BlazeConvertTests",
             resources: [.copy("Fixtures")]
-        ),
+        )
     ] + kernelTargets,
     swiftLanguageModes: [.v6]
 )

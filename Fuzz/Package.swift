@@ -10,7 +10,7 @@ let targets: [(name: String, products: [String])] = [
     ("fuzz-image", ["BlazeImageIO"]),
     ("fuzz-y4m", ["BlazeImageIO"]),
     ("fuzz-npy", ["BlazeEngine"]),
-    ("fuzz-video", ["BlazeVideo"]),
+    ("fuzz-video", ["BlazeVideo"])
 ]
 
 let package = Package(

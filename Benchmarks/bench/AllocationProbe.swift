@@ -15,10 +15,12 @@ enum AllocationProbe {
 
     /// glibc ≥ 2.34 keeps mtrace in this preloadable library.
     static var mallocDebugLibrary: String? {
-        ["/lib/x86_64-linux-gnu/libc_malloc_debug.so.0", "/usr/lib/x86_64-linux-gnu/libc_malloc_debug.so.0",
-         "/lib/aarch64-linux-gnu/libc_malloc_debug.so.0", "/usr/lib/aarch64-linux-gnu/libc_malloc_debug.so.0",
-         "/lib64/libc_malloc_debug.so.0", "/usr/lib64/libc_malloc_debug.so.0"]
-            .first { FileManager.default.fileExists(atPath: $0) }
+        [
+            "/lib/x86_64-linux-gnu/libc_malloc_debug.so.0", "/usr/lib/x86_64-linux-gnu/libc_malloc_debug.so.0",
+            "/lib/aarch64-linux-gnu/libc_malloc_debug.so.0", "/usr/lib/aarch64-linux-gnu/libc_malloc_debug.so.0",
+            "/lib64/libc_malloc_debug.so.0", "/usr/lib64/libc_malloc_debug.so.0"
+        ]
+        .first { FileManager.default.fileExists(atPath: $0) }
     }
 
     /// Parent side: allocations per inference of `model` at `threads`, or nil (with the reason)

@@ -37,7 +37,8 @@ struct BenchOptions {
     /// `--serve`: time runs of one model on request (a side-by-side script drives it).
     var serve = false
 
-    static let usage = "usage: bench [--json] [--threads N] [--model STEM]… [--runs N] [--no-alloc-count] | bench --profile [--threads N] [--model STEM]… [--top N] | bench --roofline | bench --soak [--frames N] [--threads N] [--json] | bench --layer pointwise P K O [--tile MRxNV] [--relu6] [--runs N] | bench --serve --model STEM [--threads N]"
+    static let usage =
+        "usage: bench [--json] [--threads N] [--model STEM]… [--runs N] [--no-alloc-count] | bench --profile [--threads N] [--model STEM]… [--top N] | bench --roofline | bench --soak [--frames N] [--threads N] [--json] | bench --layer pointwise P K O [--tile MRxNV] [--relu6] [--runs N] | bench --serve --model STEM [--threads N]"
 
     init(_ args: [String]) throws {
         var i = 0

@@ -17,7 +17,8 @@ enum LayerBench {
 
     static func parse(_ values: [String]) throws -> Spec {
         guard values.count == 4, values[0] == "pointwise", let p = Int(values[1]), let k = Int(values[2]), let o = Int(values[3]),
-              p >= 1, k >= 1, o >= 1 else {
+            p >= 1, k >= 1, o >= 1
+        else {
             throw BlazeError(.invalidInput, "--layer expects: pointwise P K O (positive integers)")
         }
         return Spec(pixels: p, depth: k, outputs: o)
@@ -33,12 +34,14 @@ enum LayerBench {
         let level = try KernelLevels.active()
         let kernels = try KernelLevels.kernels(for: level)
         if let tile = spec.tile, !kernels.convTiles.contains(where: { $0.rows == tile.rows && tile.maxVectors <= $0.maxVectors }) {
-            throw BlazeError(.invalidInput, "level \(level) has no \(tile.rows)×\(tile.maxVectors) tile; it has " +
-                             kernels.convTiles.map { "\($0.rows)x\($0.maxVectors)" }.joined(separator: ", "))
+            throw BlazeError(
+                .invalidInput,
+                "level \(level) has no \(tile.rows)×\(tile.maxVectors) tile; it has " + kernels.convTiles.map { "\($0.rows)x\($0.maxVectors)" }.joined(separator: ", "))
         }
         let P = spec.pixels, K = spec.depth, O = spec.outputs
-        let g = ConvGeometry(batch: 1, inH: P, inW: 1, inC: K, outH: P, outW: 1, outC: O, kernelH: 1, kernelW: 1,
-                             strideH: 1, strideW: 1, dilationH: 1, dilationW: 1, padTop: 0, padLeft: 0)
+        let g = ConvGeometry(
+            batch: 1, inH: P, inW: 1, inC: K, outH: P, outW: 1, outC: O, kernelH: 1, kernelW: 1,
+            strideH: 1, strideW: 1, dilationH: 1, dilationW: 1, padTop: 0, padLeft: 0)
         var rng = SystemRandomNumberGenerator()
         let filter = (0..<(O * K)).map { _ in Float.random(in: -1...1, using: &rng) }
         let bias = (0..<O).map { _ in Float.random(in: -1...1, using: &rng) }
@@ -46,12 +49,13 @@ enum LayerBench {
         var output = [Float](repeating: 0, count: P * O)
         let kernel = filter.withUnsafeBufferPointer { f in
             bias.withUnsafeBufferPointer { b in
-                kernels.conv(params: Conv2DParams(padding: .valid, activation: spec.activation), geometry: g, filter: f.baseAddress!,
-                             bias: b.baseAddress!, prelu: nil, residualActivation: .none, residualChannels: nil,
-                             backend: spec.tile == nil ? .automatic : .simd, tile: spec.tile)
+                kernels.conv(
+                    params: Conv2DParams(padding: .valid, activation: spec.activation), geometry: g, filter: f.baseAddress!,
+                    bias: b.baseAddress!, prelu: nil, residualActivation: .none, residualChannels: nil,
+                    backend: spec.tile == nil ? .automatic : .simd, tile: spec.tile)
             }
         }
-        var flush = [Float](repeating: 1, count: 8 << 20)    // 32 MB
+        var flush = [Float](repeating: 1, count: 8 << 20)  // 32 MB
         func time(cold: Bool) -> (median: Double, min: Double) {
             var samples: [Double] = []
             for _ in 0..<runs {
@@ -76,8 +80,10 @@ enum LayerBench {
         let cold = time(cold: true).median
         let gflop = Double(kernel.flops) / 1e9
         let peak = try Roofline.gflops(level)
-        print("pointwise P=\(P) K=\(K) O=\(O) level \(level) path \(kernel.kind) tile \(kernel.tileRows)x\(kernel.tileVectors): " +
-              String(format: "hot min %.1f GFLOP/s, hot %.4f ms %.1f GFLOP/s (%.0f %%), cold %.4f ms %.1f GFLOP/s (%.0f %%) of %.1f",
-                     gflop / hotMin * 1e3, hot, gflop / hot * 1e3, 100 * gflop / hot * 1e3 / peak, cold, gflop / cold * 1e3, 100 * gflop / cold * 1e3 / peak, peak))
+        print(
+            "pointwise P=\(P) K=\(K) O=\(O) level \(level) path \(kernel.kind) tile \(kernel.tileRows)x\(kernel.tileVectors): "
+                + String(
+                    format: "hot min %.1f GFLOP/s, hot %.4f ms %.1f GFLOP/s (%.0f %%), cold %.4f ms %.1f GFLOP/s (%.0f %%) of %.1f",
+                    gflop / hotMin * 1e3, hot, gflop / hot * 1e3, 100 * gflop / hot * 1e3 / peak, cold, gflop / cold * 1e3, 100 * gflop / cold * 1e3 / peak, peak))
     }
 }

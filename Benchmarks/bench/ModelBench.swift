@@ -53,8 +53,9 @@ func measure(_ model: BundledModel, options: BenchOptions) throws -> ModelTiming
     let cpuShare = (processCPUSeconds() - cpu0) * 1000 / (Double(session.threads) * max(nowMs() - wall0, 1e-3))
     samples.sort()
     func percentile(_ p: Double) -> Double { samples[min(samples.count - 1, Int((Double(samples.count - 1) * p).rounded()))] }
-    return ModelTiming(stem: model.rawValue, threads: session.threads, medianMs: percentile(0.5), minMs: samples[0],
-                       p90Ms: percentile(0.9), runs: runs, loadMs: loadMs, allocsPerInference: nil, cpuShare: cpuShare)
+    return ModelTiming(
+        stem: model.rawValue, threads: session.threads, medianMs: percentile(0.5), minMs: samples[0],
+        p90Ms: percentile(0.9), runs: runs, loadMs: loadMs, allocsPerInference: nil, cpuShare: cpuShare)
 }
 
 /// User + system CPU time of this process (all threads), in seconds.

@@ -15,8 +15,10 @@ import Foundation
 ///   frame after the first is tracked (face detection skipped);
 /// - `crop_nv12_720p_192`: a rotated 192×192 crop of a 1280×720 NV12 frame (the S1 sampler).
 enum PipelineBench {
-    static let names = ["faces_fast", "faces_accurate", "faces_all", "hands_image", "hands_video_tracked",
-                        "face_landmarker_image", "face_landmarker_video_tracked", "crop_nv12_720p_192"]
+    static let names = [
+        "faces_fast", "faces_accurate", "faces_all", "hands_image", "hands_video_tracked",
+        "face_landmarker_image", "face_landmarker_video_tracked", "crop_nv12_720p_192"
+    ]
 
     struct Timing {
         var name: String

@@ -40,12 +40,14 @@ enum Soak {
         var p99OverMedian: Double { medianMs > 0 ? p99Ms / medianMs : 0 }
 
         var json: [String: Any] {
-            ["name": name, "frames": frames, "accepted": accepted, "dropped": dropped,
-             "median_ms": rounded(medianMs), "p99_ms": rounded(p99Ms), "p99_over_median": rounded(p99OverMedian),
-             "rss_warm_mb": rounded(rssWarmMB), "rss_max_mb": rounded(rssMaxMB), "rss_end_mb": rounded(rssEndMB),
-             "rss_growth_mb": rounded(rssGrowthMB), "threads_warm": threadsWarm, "threads_end": threadsEnd,
-             "sessions_warm": sessionsWarm, "sessions_end": sessionsEnd, "tracking_ids": trackingIDs,
-             "new_threads": newThreads]
+            [
+                "name": name, "frames": frames, "accepted": accepted, "dropped": dropped,
+                "median_ms": rounded(medianMs), "p99_ms": rounded(p99Ms), "p99_over_median": rounded(p99OverMedian),
+                "rss_warm_mb": rounded(rssWarmMB), "rss_max_mb": rounded(rssMaxMB), "rss_end_mb": rounded(rssEndMB),
+                "rss_growth_mb": rounded(rssGrowthMB), "threads_warm": threadsWarm, "threads_end": threadsEnd,
+                "sessions_warm": sessionsWarm, "sessions_end": sessionsEnd, "tracking_ids": trackingIDs,
+                "new_threads": newThreads
+            ]
         }
     }
 
@@ -63,9 +65,10 @@ enum Soak {
         faceOptions.threadCount = threads
         let faces = try FaceDetector.faceDetector(options: faceOptions)
         stderrLine("bench: soak faces_video_tracked, \(frames) frames…")
-        phases.append(try measure("faces_video_tracked", frames: frames, sessions: { faces.sessionSetsCreated }) { k in
-            try faces.results(in: faceFrames[k % faceFrames.count]).map(\.trackingID)
-        })
+        phases.append(
+            try measure("faces_video_tracked", frames: frames, sessions: { faces.sessionSetsCreated }) { k in
+                try faces.results(in: faceFrames[k % faceFrames.count]).map(\.trackingID)
+            })
 
         var handOptions = HandLandmarkerOptions()
         handOptions.numHands = 2
@@ -80,14 +83,18 @@ enum Soak {
         phases.append(video)
 
         stderrLine("bench: soak hands_live_stream, \(frames) frames…")
-        phases.append(try liveStream(frames: frames, images: handFrames, options: handOptions,
-                                     interval: 0.6 * video.medianMs))
+        phases.append(
+            try liveStream(
+                frames: frames, images: handFrames, options: handOptions,
+                interval: 0.6 * video.medianMs))
         return phases
     }
 
     /// Runs `frame(k)` for k in 0..<frames, each returning the frame's tracking IDs.
-    private static func measure(_ name: String, frames: Int, sessions: () -> Int,
-                                _ frame: (Int) throws -> [Int]) throws -> Phase {
+    private static func measure(
+        _ name: String, frames: Int, sessions: () -> Int,
+        _ frame: (Int) throws -> [Int]
+    ) throws -> Phase {
         var phase = Phase(name: name)
         let warm = warmUp(frames)
         var samples: [Double] = []
@@ -113,8 +120,10 @@ enum Soak {
 
     /// Live stream: frame k is offered at `k · interval` ms from the start; latency runs from the
     /// offer to the delegate's callback.
-    private static func liveStream(frames: Int, images: [VisionImage], options: HandLandmarkerOptions,
-                                   interval: Double) throws -> Phase {
+    private static func liveStream(
+        frames: Int, images: [VisionImage], options: HandLandmarkerOptions,
+        interval: Double
+    ) throws -> Phase {
         let collector = LiveCollector()
         var options = options
         options.runningMode = .liveStream
@@ -183,9 +192,10 @@ enum Soak {
         print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
         for p in phases {
             let rss = String(format: "%.1f → %.1f (%.1f)", p.rssWarmMB, p.rssEndMB, p.rssMaxMB)
-            print("| \(p.name) | \(p.frames) | \(p.dropped) | " + String(format: "%.2f | %.2f | %.2f", p.medianMs, p.p99Ms, p.p99OverMedian)
-                  + " | \(rss) | " + String(format: "%+.1f", p.rssGrowthMB)
-                  + " | \(p.threadsWarm) → \(p.threadsEnd) | \(p.sessionsWarm) → \(p.sessionsEnd) | \(p.trackingIDs) |")
+            print(
+                "| \(p.name) | \(p.frames) | \(p.dropped) | " + String(format: "%.2f | %.2f | %.2f", p.medianMs, p.p99Ms, p.p99OverMedian)
+                    + " | \(rss) | " + String(format: "%+.1f", p.rssGrowthMB)
+                    + " | \(p.threadsWarm) → \(p.threadsEnd) | \(p.sessionsWarm) → \(p.sessionsEnd) | \(p.trackingIDs) |")
         }
     }
 }
@@ -248,8 +258,10 @@ private final class LiveCollector: HandLandmarkerLiveStreamDelegate {
         }
     }
 
-    func handLandmarker(_ handLandmarker: HandLandmarker, didFinishDetection result: HandLandmarkerResult?,
-                        timestampInMilliseconds: Int, error: (any Error)?) {
+    func handLandmarker(
+        _ handLandmarker: HandLandmarker, didFinishDetection result: HandLandmarkerResult?,
+        timestampInMilliseconds: Int, error: (any Error)?
+    ) {
         let now = DispatchTime.now().uptimeNanoseconds
         state.withLock { s in
             s.delivered += 1
@@ -266,7 +278,8 @@ private final class LiveCollector: HandLandmarkerLiveStreamDelegate {
 enum ProcessStats {
     static var residentMB: Double {
         guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8),
-              let pages = statm.split(separator: " ").dropFirst().first.flatMap({ Double($0) }) else { return 0 }
+            let pages = statm.split(separator: " ").dropFirst().first.flatMap({ Double($0) })
+        else { return 0 }
         return pages * Double(sysconf(Int32(_SC_PAGESIZE))) / 1_048_576
     }
 

@@ -35,7 +35,7 @@ func run() throws {
             let object: [String: Any] = [
                 "build": ["isa": try KernelLevels.active().rawValue, "cpu": SystemInfo.cpuName] as [String: Any],
                 "frames": options.soakFrames, "threads": options.threads,
-                "phases": phases.map(\.json),
+                "phases": phases.map(\.json)
             ]
             let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
             print(String(decoding: data, as: UTF8.self))
@@ -52,21 +52,24 @@ func run() throws {
         return
     }
     #if DEBUG
-    stderrLine("bench: warning: this bench was built without optimisation (debug); its figures are not meaningful. Use `swift run -c release bench` or `make bench`.")
+        stderrLine("bench: warning: this bench was built without optimisation (debug); its figures are not meaningful. Use `swift run -c release bench` or `make bench`.")
     #endif
     let isa = try KernelLevels.active()
     stderrLine("bench: kernel level \(isa) (this CPU supports: \(KernelLevels.runnable.map(\.rawValue).joined(separator: ", ")); BLAZE_ISA=<level> forces one)")
     let core = OpenBLAS.coreName
     if let user = ProcessInfo.processInfo.environment["OPENBLAS_CORETYPE"], !user.isEmpty,
-       OpenBLAS.cpuSupportsAVX512, !OpenBLAS.isUsingAVX512Kernels {
-        stderrLine("bench: OPENBLAS_CORETYPE=\(user) is set, so OpenBLAS keeps \(core) kernels; unset it to let BlazeKit select its AVX-512 kernels (GEMM is typically about 2× faster)")
+        OpenBLAS.cpuSupportsAVX512, !OpenBLAS.isUsingAVX512Kernels
+    {
+        stderrLine(
+            "bench: OPENBLAS_CORETYPE=\(user) is set, so OpenBLAS keeps \(core) kernels; unset it to let BlazeKit select its AVX-512 kernels (GEMM is typically about 2× faster)")
     }
     var timings: [ModelTiming] = []
     for model in options.models {
         stderrLine("bench: \(model.rawValue) at \(options.threads) thread(s)…")
         var timing = try measure(model, options: options)
-        stderrLine("bench: \(model.rawValue): median " + String(format: "%.3f", timing.medianMs) + " ms over \(timing.runs) runs; "
-                   + "threads had a core " + String(format: "%.0f", 100 * min(timing.cpuShare, 1)) + " % of the time")
+        stderrLine(
+            "bench: \(model.rawValue): median " + String(format: "%.3f", timing.medianMs) + " ms over \(timing.runs) runs; "
+                + "threads had a core " + String(format: "%.0f", 100 * min(timing.cpuShare, 1)) + " % of the time")
         if options.countAllocations {
             switch AllocationProbe.count(model, threads: options.threads) {
             case .success(let n): timing.allocsPerInference = n
@@ -84,20 +87,24 @@ func run() throws {
     if options.json {
         var models: [String: Any] = [:]
         for t in timings {
-            models[t.stem] = [
-                "threads": t.threads, "median_ms": rounded(t.medianMs), "min_ms": rounded(t.minMs), "p90_ms": rounded(t.p90Ms),
-                "runs": t.runs, "load_ms": rounded(t.loadMs),
-                "allocs_per_inference": t.allocsPerInference.map { $0 as Any } ?? NSNull(),
-            ] as [String: Any]
+            models[t.stem] =
+                [
+                    "threads": t.threads, "median_ms": rounded(t.medianMs), "min_ms": rounded(t.minMs), "p90_ms": rounded(t.p90Ms),
+                    "runs": t.runs, "load_ms": rounded(t.loadMs),
+                    "allocs_per_inference": t.allocsPerInference.map { $0 as Any } ?? NSNull()
+                ] as [String: Any]
         }
         let object: [String: Any] = [
-            "build": ["isa": isa.rawValue, "isa_supported": KernelLevels.runnable.map(\.rawValue),
-                      "openblas_core": core, "cpu": SystemInfo.cpuName] as [String: Any],
+            "build": [
+                "isa": isa.rawValue, "isa_supported": KernelLevels.runnable.map(\.rawValue),
+                "openblas_core": core, "cpu": SystemInfo.cpuName
+            ] as [String: Any],
             "models": models,
-            "pipelines": Dictionary(uniqueKeysWithValues: pipelineTimings.map {
-                ($0.name, ["threads": $0.threads, "median_ms": rounded($0.medianMs), "fps": rounded(1000 / $0.medianMs)] as [String: Any])
-            }),
-            "peak_rss_mb": rounded(peakRSS),
+            "pipelines": Dictionary(
+                uniqueKeysWithValues: pipelineTimings.map {
+                    ($0.name, ["threads": $0.threads, "median_ms": rounded($0.medianMs), "fps": rounded(1000 / $0.medianMs)] as [String: Any])
+                }),
+            "peak_rss_mb": rounded(peakRSS)
         ]
         let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
         print(String(decoding: data, as: UTF8.self))
@@ -106,8 +113,9 @@ func run() throws {
         print("model".padding(toLength: 34, withPad: " ", startingAt: 0) + "  median     min     p90   runs   load  allocs/inf")
         for t in timings {
             let allocs = t.allocsPerInference.map { String(format: "%11.2f", $0) } ?? "          -"
-            print(t.stem.padding(toLength: 34, withPad: " ", startingAt: 0)
-                  + String(format: "%8.3f%8.3f%8.3f%7d%7.1f", t.medianMs, t.minMs, t.p90Ms, t.runs, t.loadMs) + allocs)
+            print(
+                t.stem.padding(toLength: 34, withPad: " ", startingAt: 0)
+                    + String(format: "%8.3f%8.3f%8.3f%7d%7.1f", t.medianMs, t.minMs, t.p90Ms, t.runs, t.loadMs) + allocs)
         }
         for p in pipelineTimings {
             print(p.name.padding(toLength: 34, withPad: " ", startingAt: 0) + String(format: "%8.3f ms  %7.1f fps", p.medianMs, 1000 / p.medianMs))
@@ -125,8 +133,9 @@ func profile(_ options: BenchOptions) throws {
         let steps = session.profileSteps(runs: options.runs > 0 ? options.runs : 20)
         let total = steps.reduce(0) { $0 + $1.medianMs }
         let peak = try Roofline.gflops(session.model.isa) * Double(session.threads)
-        print("\(model.rawValue): \(String(format: "%.3f", total)) ms in \(steps.count) ops at \(session.threads) thread(s), kernel level \(session.model.isa), roofline "
-              + String(format: "%.1f", peak) + " GFLOP/s")
+        print(
+            "\(model.rawValue): \(String(format: "%.3f", total)) ms in \(steps.count) ops at \(session.threads) thread(s), kernel level \(session.model.isa), roofline "
+                + String(format: "%.1f", peak) + " GFLOP/s")
         let graph = session.model.graph
         var byOp: [String: (ms: Double, macs: Int)] = [:]
         for s in steps {
@@ -145,10 +154,11 @@ func profile(_ options: BenchOptions) throws {
             let macs = node.op.multiplyAccumulates(inputs: node.inputs.map { graph.tensors[$0].shape }, output: s.outputShape)
             let inputShape = graph.tensors[node.inputs[0]].shape
             let rate = macs > 0 && s.medianMs > 0 ? String(format: "  %6.1f GFLOP/s", 2 * Double(macs) / s.medianMs / 1e6) : ""
-            print(String(format: "  #%-4d", s.node) + s.op.padding(toLength: 20, withPad: " ", startingAt: 0)
-                  + ("[" + inputShape.map(String.init).joined(separator: ",") + "] → [" + s.outputShape.map(String.init).joined(separator: ",") + "]")
+            print(
+                String(format: "  #%-4d", s.node) + s.op.padding(toLength: 20, withPad: " ", startingAt: 0)
+                    + ("[" + inputShape.map(String.init).joined(separator: ",") + "] → [" + s.outputShape.map(String.init).joined(separator: ",") + "]")
                     .padding(toLength: 36, withPad: " ", startingAt: 0)
-                  + String(format: "  %.4f ms", s.medianMs) + rate)
+                    + String(format: "  %.4f ms", s.medianMs) + rate)
         }
     }
 }

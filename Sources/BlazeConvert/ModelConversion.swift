@@ -38,7 +38,9 @@ public enum ModelConversion {
         }
         let declared = models.reduce(0) { $0 + max(0, $1.uncompressedSize) }
         guard declared <= maximumBundleInflatedBytes else {
-            throw BlazeError(.unsupported, "the \(models.count) .tflite entries declare \(declared) inflated bytes in all, more than the \(maximumBundleInflatedBytes)-byte limit", context: bundleName)
+            throw BlazeError(
+                .unsupported, "the \(models.count) .tflite entries declare \(declared) inflated bytes in all, more than the \(maximumBundleInflatedBytes)-byte limit",
+                context: bundleName)
         }
         let stems = models.map { String(($0.name as NSString).lastPathComponent.dropLast(".tflite".count)) }
         var firstEntry: [String: String] = [:]
@@ -54,8 +56,10 @@ public enum ModelConversion {
             let data: [UInt8]
             do { data = try archive.extract(entry) } catch let e as BlazeError { throw e.within(bundleName) }
             let graph = try convertTFLite(bytes: data, modelName: "\(bundleName)/\(entry.name)")
-            items.append(OutputFiles.Item(url: outputDirectory.appendingPathComponent(stem + ".bkm"),
-                                          bytes: try ModelFileWriter.encode(graph), origin: "entry '\(entry.name)'"))
+            items.append(
+                OutputFiles.Item(
+                    url: outputDirectory.appendingPathComponent(stem + ".bkm"),
+                    bytes: try ModelFileWriter.encode(graph), origin: "entry '\(entry.name)'"))
         }
         do {
             try FileManager.default.createDirectory(at: outputDirectory, withIntermediateDirectories: true)

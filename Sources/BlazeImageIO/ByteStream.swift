@@ -1,7 +1,7 @@
 import BlazeEngine
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Buffered reads from a file descriptor (file, pipe or stdin) that never ask for more bytes than

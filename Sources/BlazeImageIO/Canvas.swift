@@ -43,7 +43,8 @@ public struct Canvas: Sendable {
     /// A canvas filled with `background`.
     public init(width: Int, height: Int, background: Color = .black) throws {
         guard width > 0, height > 0, width <= VisionImage.maxSide, height <= VisionImage.maxSide,
-              !width.multipliedReportingOverflow(by: height * 4).overflow else {
+            !width.multipliedReportingOverflow(by: height * 4).overflow
+        else {
             throw BlazeError(.invalidInput, "invalid canvas size \(width)×\(height)")
         }
         self.width = width
@@ -152,8 +153,10 @@ public struct Canvas: Sendable {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         let columns = lines.map(\.count).max() ?? 0
         let s = max(1, scale)
-        return (columns == 0 ? 0 : (columns * BitmapFont.advance - 1) * s,
-                (lines.count * BitmapFont.lineHeight - (BitmapFont.lineHeight - BitmapFont.glyphHeight)) * s)
+        return (
+            columns == 0 ? 0 : (columns * BitmapFont.advance - 1) * s,
+            (lines.count * BitmapFont.lineHeight - (BitmapFont.lineHeight - BitmapFont.glyphHeight)) * s
+        )
     }
 
     /// Draws `text` with its top-left corner at pixel `(x, y)` in the 5×7 font magnified `scale`
@@ -163,8 +166,9 @@ public struct Canvas: Sendable {
         let s = max(1, scale)
         if let background {
             let size = Canvas.textSize(text, scale: s)
-            fillRect(x: Double(x - 2 * s), y: Double(y - 2 * s), width: Double(size.width + 4 * s - 1),
-                     height: Double(size.height + 4 * s - 1), color: background)
+            fillRect(
+                x: Double(x - 2 * s), y: Double(y - 2 * s), width: Double(size.width + 4 * s - 1),
+                height: Double(size.height + 4 * s - 1), color: background)
         }
         var mask: Set<Int> = []
         var cx = x, cy = y
@@ -192,8 +196,10 @@ public struct Canvas: Sendable {
     // MARK: Blending
 
     /// Blends `color` into every pixel of the box whose centre passes `inside` (once per pixel).
-    private mutating func paint(_ color: Color, minX: Double, minY: Double, maxX: Double, maxY: Double,
-                                inside: (Double, Double) -> Bool) {
+    private mutating func paint(
+        _ color: Color, minX: Double, minY: Double, maxX: Double, maxY: Double,
+        inside: (Double, Double) -> Bool
+    ) {
         guard color.a > 0, minX.isFinite, minY.isFinite, maxX.isFinite, maxY.isFinite else { return }
         // Clamp in floating point first: far-away shapes must not overflow the Int conversion.
         func clamped(_ v: Double, _ limit: Int) -> Double { min(max(v, -1), Double(limit)) }

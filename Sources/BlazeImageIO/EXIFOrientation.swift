@@ -10,9 +10,9 @@ enum EXIFOrientation {
         while p + 4 <= bytes.count {
             guard bytes[p] == 0xFF else { return nil }
             let marker = bytes[p + 1]
-            if marker == 0xFF { p += 1; continue }                 // fill byte
+            if marker == 0xFF { p += 1; continue }  // fill byte
             if marker == 0xD8 || marker == 0x01 || (0xD0...0xD7).contains(marker) { p += 2; continue }
-            if marker == 0xDA || marker == 0xD9 { return nil }      // start of scan / end: no EXIF before
+            if marker == 0xDA || marker == 0xD9 { return nil }  // start of scan / end: no EXIF before
             let length = Int(bytes[p + 2]) << 8 | Int(bytes[p + 3])
             guard length >= 2, p + 2 + length <= bytes.count else { return nil }
             if marker == 0xE1, length >= 8 {
@@ -26,7 +26,7 @@ enum EXIFOrientation {
 
     /// `segment` = APP1 payload after the length field.
     static func parseAPP1(_ s: UnsafeRawBufferPointer) -> ImageOrientation? {
-        let exifHeader: [UInt8] = [0x45, 0x78, 0x69, 0x66, 0, 0]   // "Exif\0\0"
+        let exifHeader: [UInt8] = [0x45, 0x78, 0x69, 0x66, 0, 0]  // "Exif\0\0"
         guard s.count >= 14, Array(s[0..<6]) == exifHeader else { return nil }
         return parseTIFF(UnsafeRawBufferPointer(rebasing: s[6...]))
     }

@@ -1,9 +1,9 @@
 import BlazeEngine
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Reads a whole input file with `open`/`read`: regular files, and also pipes and FIFOs
@@ -25,7 +25,7 @@ enum FileBytes {
             guard Int(st.st_size) <= maximumBytes else {
                 throw BlazeError(.invalidInput, "the file has \(st.st_size) bytes, more than the \(maximumBytes)-byte limit for one image", context: path)
             }
-        default: break          // FIFO, pipe, character device: read to the end below
+        default: break  // FIFO, pipe, character device: read to the end below
         }
         var data = Data(capacity: st.st_mode & S_IFMT == S_IFREG ? Int(st.st_size) : 1 << 16)
         var chunk = [UInt8](repeating: 0, count: 1 << 16)

@@ -30,8 +30,9 @@ public struct ImageSequence: Sendable {
 
     /// Decodes frame `index`.
     public func frame(at index: Int) throws -> VideoFrame {
-        VideoFrame(image: try ImageFile.read(contentsOf: urls[index], options: options), index: index,
-                   timestampInMilliseconds: Int((Double(index) * 1000 / framesPerSecond).rounded(.down)))
+        VideoFrame(
+            image: try ImageFile.read(contentsOf: urls[index], options: options), index: index,
+            timestampInMilliseconds: Int((Double(index) * 1000 / framesPerSecond).rounded(.down)))
     }
 
     /// A reader yielding the frames in order.
@@ -63,7 +64,7 @@ public struct ImageSequence: Sendable {
                 let dy = String(String.UnicodeScalarView(y[j..<j2])).drop { $0 == "0" }
                 if dx.count != dy.count { return dx.count < dy.count }
                 if dx != dy { return dx < dy }
-                if i2 - i != j2 - j { return i2 - i < j2 - j }   // fewer leading zeros first
+                if i2 - i != j2 - j { return i2 - i < j2 - j }  // fewer leading zeros first
                 i = i2
                 j = j2
             } else {

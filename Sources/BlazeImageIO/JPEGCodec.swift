@@ -29,7 +29,7 @@ enum JPEGCodec {
         let w = Int(width), h = Int(height)
         try options.checkSize(width: w, height: h, format: "JPEG")
         let orientation = options.appliesEXIFOrientation ? (EXIFOrientation.find(inJPEG: bytes) ?? .up) : .up
-        let flags = Int32(TJFLAG_LIMITSCANS)   // refuse progressive files with > 500 scans (CPU bomb)
+        let flags = Int32(TJFLAG_LIMITSCANS)  // refuse progressive files with > 500 scans (CPU bomb)
 
         if colorspace == Int32(TJCS_CMYK.rawValue) || colorspace == Int32(TJCS_YCCK.rawValue) {
             var cmyk = try VisionImage(width: w, height: h, format: .rgba8)
@@ -41,14 +41,17 @@ enum JPEGCodec {
         let gray = colorspace == Int32(TJCS_GRAY.rawValue)
         var image = try VisionImage(width: w, height: h, format: gray ? .gray8 : .rgb8, orientation: orientation)
         try image.withUnsafeMutablePlanes { planes in
-            try decompress(handle, source, bytes.count, planes[0], w, h,
-                           Int32(gray ? TJPF_GRAY.rawValue : TJPF_RGB.rawValue), flags)
+            try decompress(
+                handle, source, bytes.count, planes[0], w, h,
+                Int32(gray ? TJPF_GRAY.rawValue : TJPF_RGB.rawValue), flags)
         }
         return image
     }
 
-    private static func decompress(_ handle: tjhandle, _ source: UnsafePointer<UInt8>, _ size: Int, _ plane: MutableImagePlane,
-                                   _ w: Int, _ h: Int, _ pixelFormat: Int32, _ flags: Int32) throws {
+    private static func decompress(
+        _ handle: tjhandle, _ source: UnsafePointer<UInt8>, _ size: Int, _ plane: MutableImagePlane,
+        _ w: Int, _ h: Int, _ pixelFormat: Int32, _ flags: Int32
+    ) throws {
         let dst = plane.bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
         if tjDecompress2(handle, source, UInt(size), dst, Int32(w), Int32(plane.bytesPerRow), Int32(h), pixelFormat, flags) != 0 {
             let text = message(handle)
@@ -110,9 +113,10 @@ enum JPEGCodec {
         var size: UInt = 0
         defer { if let jpeg { tjFree(jpeg) } }
         let status = source.withUnsafePlanes { planes in
-            tjCompress2(handle, planes[0].bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(source.width),
-                        Int32(planes[0].bytesPerRow), Int32(source.height), Int32(pixelFormat.rawValue), &jpeg, &size,
-                        Int32(subsampling.rawValue), Int32(quality), 0)
+            tjCompress2(
+                handle, planes[0].bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(source.width),
+                Int32(planes[0].bytesPerRow), Int32(source.height), Int32(pixelFormat.rawValue), &jpeg, &size,
+                Int32(subsampling.rawValue), Int32(quality), 0)
         }
         guard status == 0, let jpeg else { throw BlazeError(.io, "JPEG encoding failed: \(message(handle))") }
         return Data(bytes: jpeg, count: Int(size))

@@ -105,11 +105,12 @@ enum PNGCodec {
         png.version = UInt32(PNG_IMAGE_VERSION)
         png.width = UInt32(source.width)
         png.height = UInt32(source.height)
-        png.format = switch source.format {
-        case .rgba8: colorFlag | alphaFlag
-        case .rgb8: colorFlag
-        default: 0
-        }
+        png.format =
+            switch source.format {
+            case .rgba8: colorFlag | alphaFlag
+            case .rgb8: colorFlag
+            default: 0
+            }
         defer { png_image_free(&png) }
         return try source.withUnsafePlanes { planes in
             let pixels = planes[0].bytes.baseAddress
@@ -173,8 +174,9 @@ enum PNGChunks {
             let length = Int(copy[p]) << 24 | Int(copy[p + 1]) << 16 | Int(copy[p + 2]) << 8 | Int(copy[p + 3])
             copy.replaceSubrange((p + 4)..<(p + 8), with: Array("blKc".utf8))
             let crc = CRC32.checksum(copy[(p + 4)..<(p + 8 + length)])
-            copy.replaceSubrange((p + 8 + length)..<(p + 12 + length),
-                                 with: [UInt8(crc >> 24), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc & 0xFF)])
+            copy.replaceSubrange(
+                (p + 8 + length)..<(p + 12 + length),
+                with: [UInt8(crc >> 24), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc & 0xFF)])
         }
         return copy
     }

@@ -149,7 +149,10 @@ public final class Y4MReader: FrameSource {
             guard let next = try stream.readLine(maxLength: 4096) else { return nil }
             line = Y4MReader.droppingCarriageReturn(next)
         } catch is LineTooLong {
-            throw BlazeError(.invalidInput, "frame \(frameIndex): expected a FRAME line, found 4096 bytes without a line break (the previous frame held more bytes than \(header.width)×\(header.height) \(header.chroma) needs, or the FRAME marker is missing)")
+            throw BlazeError(
+                .invalidInput,
+                "frame \(frameIndex): expected a FRAME line, found 4096 bytes without a line break (the previous frame held more bytes than \(header.width)×\(header.height) \(header.chroma) needs, or the FRAME marker is missing)"
+            )
         }
         guard line.count >= 5, Array(line.prefix(5)) == Array("FRAME".utf8), line.count == 5 || line[5] == 0x20 else {
             throw BlazeError(.invalidInput, "frame \(frameIndex): expected a FRAME header, found '\(String(decoding: line.prefix(20), as: UTF8.self))'")
@@ -165,7 +168,7 @@ public final class Y4MReader: FrameSource {
         try image.withUnsafeMutablePlanes(discardingContents: true) { planes in
             for (p, plane) in planes.enumerated() {
                 let g = format.planeGeometry(p, width: header.width, height: header.height)
-                let count = g.minBytesPerRow * g.height      // owned planes are tightly packed
+                let count = g.minBytesPerRow * g.height  // owned planes are tightly packed
                 let got = try stream.read(into: plane.bytes.baseAddress!, count: count)
                 guard got == count else {
                     throw BlazeError(.invalidInput, "frame \(index) is truncated (plane \(p): \(got) of \(count) bytes)")
@@ -206,7 +209,7 @@ public final class Y4MReader: FrameSource {
             case "X":
                 if value.uppercased() == "COLORRANGE=FULL" { range = .full }
                 if value.uppercased() == "COLORRANGE=LIMITED" { range = .video }
-            default: break   // I (interlacing), A (aspect), other X tags: not needed
+            default: break  // I (interlacing), A (aspect), other X tags: not needed
             }
         }
         guard width > 0, height > 0 else { throw BlazeError(.invalidInput, "YUV4MPEG2 header has no valid W/H (\(width)×\(height))") }
@@ -214,7 +217,8 @@ public final class Y4MReader: FrameSource {
         guard ["420", "420jpeg", "420paldv", "420mpeg2", "mono"].contains(chroma) else {
             throw BlazeError(.unsupported, "YUV4MPEG2 chroma 'C\(chroma)' is not supported (use 4:2:0 8-bit, e.g. ffmpeg -pix_fmt yuv420p)")
         }
-        return Y4MHeader(width: width, height: height, frameRateNumerator: num, frameRateDenominator: den,
-                         chroma: chroma, colorRange: range)
+        return Y4MHeader(
+            width: width, height: height, frameRateNumerator: num, frameRateDenominator: den,
+            chroma: chroma, colorRange: range)
     }
 }

@@ -44,8 +44,9 @@ struct FrameConverter {
             let formatName = av_get_pix_fmt_name(source).map { String(cString: $0) } ?? "#\(decoded.pointee.format)"
             throw BlazeError(.unsupported, "pixel format \(formatName) cannot be converted", context: name)
         }
-        scaler = sws_getCachedContext(scaler, Int32(width), Int32(height), source, Int32(width), Int32(height), AV_PIX_FMT_YUV420P,
-                                      SWS_BILINEAR, nil, nil, nil)
+        scaler = sws_getCachedContext(
+            scaler, Int32(width), Int32(height), source, Int32(width), Int32(height), AV_PIX_FMT_YUV420P,
+            SWS_BILINEAR, nil, nil, nil)
         guard let scaler else { throw BlazeError(.unsupported, "cannot convert this pixel format to I420", context: name) }
         let full: Int32 = decoded.pointee.color_range == AVCOL_RANGE_JPEG ? 1 : 0
         let coefficients = sws_getCoefficients(SWS_CS_DEFAULT)

@@ -149,22 +149,27 @@ public final class VideoReader: FrameSource {
         var rate = stream.pointee.avg_frame_rate
         if rate.num <= 0 || rate.den <= 0 { rate = stream.pointee.r_frame_rate }
         if rate.num <= 0 || rate.den <= 0 { rate = AVRational(num: 0, den: 1) }
-        let duration: Double? = context.pointee.duration > 0 ? Double(context.pointee.duration) / Double(AV_TIME_BASE)
+        let duration: Double? =
+            context.pointee.duration > 0
+            ? Double(context.pointee.duration) / Double(AV_TIME_BASE)
             : (stream.pointee.duration > 0 ? Double(stream.pointee.duration) * (timeBase.doubleValue ?? 0) : nil)
-        info = VideoInfo(width: Int(parameters.width), height: Int(parameters.height),
-                         codec: String(cString: decoder.pointee.name),
-                         container: String(cString: context.pointee.iformat.pointee.name),
-                         frameRateNumerator: Int(rate.num), frameRateDenominator: Int(rate.den),
-                         duration: duration,
-                         frameCount: stream.pointee.nb_frames > 0 ? Int(stream.pointee.nb_frames) : nil,
-                         orientation: VideoReader.displayOrientation(of: stream),
-                         isSeekable: context.pointee.pb.map { $0.pointee.seekable != 0 } ?? false)
+        info = VideoInfo(
+            width: Int(parameters.width), height: Int(parameters.height),
+            codec: String(cString: decoder.pointee.name),
+            container: String(cString: context.pointee.iformat.pointee.name),
+            frameRateNumerator: Int(rate.num), frameRateDenominator: Int(rate.den),
+            duration: duration,
+            frameCount: stream.pointee.nb_frames > 0 ? Int(stream.pointee.nb_frames) : nil,
+            orientation: VideoReader.displayOrientation(of: stream),
+            isSeekable: context.pointee.pb.map { $0.pointee.seekable != 0 } ?? false)
     }
 
     deinit { VideoReader.release(format: &format, codec: &codec, packet: &packet, frame: &frame) }
 
-    private static func release(format: inout UnsafeMutablePointer<AVFormatContext>?, codec: inout UnsafeMutablePointer<AVCodecContext>?,
-                                packet: inout UnsafeMutablePointer<AVPacket>?, frame: inout UnsafeMutablePointer<AVFrame>?) {
+    private static func release(
+        format: inout UnsafeMutablePointer<AVFormatContext>?, codec: inout UnsafeMutablePointer<AVCodecContext>?,
+        packet: inout UnsafeMutablePointer<AVPacket>?, frame: inout UnsafeMutablePointer<AVFrame>?
+    ) {
         av_frame_free(&frame)
         av_packet_free(&packet)
         avcodec_free_context(&codec)
@@ -234,7 +239,8 @@ public final class VideoReader: FrameSource {
             throw BlazeError(.invalidInput, "truncated or damaged: decoded \(frameIndex) of the \(declared) frames the container declares", context: name)
         }
         if info.frameCount == nil, let duration = info.duration, let fps = info.framesPerSecond, let last = lastTimestamp, info.isSeekable,
-           Double(last) / 1000 - startSeconds + 2.5 / fps < duration {
+            Double(last) / 1000 - startSeconds + 2.5 / fps < duration
+        {
             throw BlazeError(.invalidInput, String(format: "truncated: the frames stop at %.3f s of %.3f s", Double(last) / 1000, duration), context: name)
         }
     }

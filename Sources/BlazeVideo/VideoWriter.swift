@@ -36,7 +36,8 @@ public final class VideoWriter {
             throw BlazeError(.invalidInput, "a video frame must be 2…16384 pixels a side, got \(width)×\(height)", context: path)
         }
         guard framesPerSecondNumerator > 0, framesPerSecondDenominator > 0, framesPerSecondNumerator <= Int(Int32.max),
-              framesPerSecondDenominator <= Int(Int32.max) else {
+            framesPerSecondDenominator <= Int(Int32.max)
+        else {
             throw BlazeError(.invalidInput, "frame rate must be positive, got \(framesPerSecondNumerator)/\(framesPerSecondDenominator)", context: path)
         }
         self.path = path

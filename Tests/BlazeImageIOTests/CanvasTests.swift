@@ -13,12 +13,12 @@ import Testing
 
         c.strokeRect(x: 10, y: 10, width: 10, height: 8, color: .green, lineWidth: 2)
         #expect(c.pixel(x: 10, y: 14) == .green && c.pixel(x: 20, y: 14) == .green && c.pixel(x: 15, y: 18) == .green)
-        #expect(c.pixel(x: 9, y: 14) == .green && c.pixel(x: 11, y: 14) == .green)   // width 2 around the edge
-        #expect(c.pixel(x: 15, y: 14) == .black)                                    // inside stays
+        #expect(c.pixel(x: 9, y: 14) == .green && c.pixel(x: 11, y: 14) == .green)  // width 2 around the edge
+        #expect(c.pixel(x: 15, y: 14) == .black)  // inside stays
 
         c.drawPoint(x: 30, y: 5, radius: 2, color: .blue)
         #expect(c.pixel(x: 30, y: 5) == .blue && c.pixel(x: 32, y: 5) == .blue && c.pixel(x: 30, y: 3) == .blue)
-        #expect(c.pixel(x: 32, y: 7) == .black)                                     // outside the circle
+        #expect(c.pixel(x: 32, y: 7) == .black)  // outside the circle
 
         c.drawLine(from: (0, 29), to: (39, 29), color: .white, lineWidth: 1)
         #expect((0..<40).allSatisfy { c.pixel(x: $0, y: 29) == .white })
@@ -29,10 +29,10 @@ import Testing
         var open = try Canvas(width: 20, height: 20)
         open.drawPolyline([(2, 2), (17, 2), (17, 17)], closed: false, color: .yellow, lineWidth: 1)
         #expect(open.pixel(x: 10, y: 2) == .yellow && open.pixel(x: 17, y: 10) == .yellow)
-        #expect(open.pixel(x: 9, y: 9) == .black)                                   // no closing diagonal
+        #expect(open.pixel(x: 9, y: 9) == .black)  // no closing diagonal
         var closed = try Canvas(width: 20, height: 20)
         closed.drawPolyline([(2, 2), (17, 2), (17, 17)], closed: true, color: .yellow, lineWidth: 1)
-        #expect(closed.pixel(x: 9, y: 9) == .yellow)                                // closing diagonal
+        #expect(closed.pixel(x: 9, y: 9) == .yellow)  // closing diagonal
         var thick = try Canvas(width: 20, height: 20)
         thick.drawPolyline([(2, 10), (17, 10)], color: .cyan, lineWidth: 5)
         #expect((8...12).allSatisfy { thick.pixel(x: 10, y: $0) == .cyan })
@@ -67,9 +67,9 @@ import Testing
         #expect(Canvas.textSize("ab\nc", scale: 2) == (22, 32))
         var big = try Canvas(width: 30, height: 30)
         big.drawText("I", x: 0, y: 0, color: .red, scale: 3, background: .blue)
-        #expect(big.pixel(x: 7, y: 10) == .red)            // 'I' stem: column 2 × 3 + 1
-        #expect(big.pixel(x: 0, y: 0) == .blue)            // background box
-        big.drawText("é~\u{7F}", x: 100, y: -100, color: .red)   // off-canvas and non-ASCII: no trap
+        #expect(big.pixel(x: 7, y: 10) == .red)  // 'I' stem: column 2 × 3 + 1
+        #expect(big.pixel(x: 0, y: 0) == .blue)  // background box
+        big.drawText("é~\u{7F}", x: 100, y: -100, color: .red)  // off-canvas and non-ASCII: no trap
     }
 
     @Test func canvasFromImageAndSaving() throws {

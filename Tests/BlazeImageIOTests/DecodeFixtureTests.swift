@@ -37,7 +37,9 @@ import Testing
             for i in 0..<rgb.count {
                 let a = alpha16[i / 3]
                 let d = abs(Int(rgb[i]) - Int(want[i]))
-                if a == 65535 { #expect(d == 0, "\(name): value \(i) \(rgb[i]) vs \(want[i]) (opaque)") } else if a >= 256 {
+                if a == 65535 {
+                    #expect(d == 0, "\(name): value \(i) \(rgb[i]) vs \(want[i]) (opaque)")
+                } else if a >= 256 {
                     #expect(d <= 1, "\(name): value \(i) \(rgb[i]) vs \(want[i]) (alpha \(a))")
                     if d > 0 { partial += 1 }
                     maxDiff = max(maxDiff, d)

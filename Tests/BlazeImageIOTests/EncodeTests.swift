@@ -106,10 +106,10 @@ import Testing
     }
 
     @Test func malformedEXIFMeansUp() throws {
-        #expect(try orientation(of: [app1(exif(orientation: 9, bigEndian: true))]) == .up)           // out of range
-        #expect(try orientation(of: [app1(exif(orientation: 6, bigEndian: false, type: 4))]) == .up) // wrong type
+        #expect(try orientation(of: [app1(exif(orientation: 9, bigEndian: true))]) == .up)  // out of range
+        #expect(try orientation(of: [app1(exif(orientation: 6, bigEndian: false, type: 4))]) == .up)  // wrong type
         #expect(try orientation(of: [app1(exif(orientation: 6, bigEndian: true, ifdOffset: 5000))]) == .up)
-        #expect(try orientation(of: [app1(Array("Exif".utf8) + [0, 0, 0x49, 0x49])]) == .up)        // cut TIFF header
+        #expect(try orientation(of: [app1(Array("Exif".utf8) + [0, 0, 0x49, 0x49])]) == .up)  // cut TIFF header
         #expect(try orientation(of: [app1(Array("XMP\0".utf8))]) == .up)
         // An APP0 first, then the EXIF APP1: still found.
         let app0: [UInt8] = [0xFF, 0xE0, 0x00, 0x04, 0x00, 0x00]

@@ -53,4 +53,3 @@ func expectBlazeError<T>(_ what: String, _ body: () throws -> T) -> BlazeError? 
         return nil
     }
 }
-

@@ -8,8 +8,10 @@ import Testing
 /// Truncated, corrupt and lying files are typed errors, never crashes; the pixel cap is checked
 /// before allocating.
 @Suite struct HostileInputTests {
-    static let samples = ["jpeg/s420.jpg", "jpeg/progressive.jpg", "jpeg/gray.jpg", "png/rgb8.png", "png/rgba16_interlaced.png",
-                          "png/palette4.png", "pnm/gray8.pgm", "pnm/rgb16.ppm", "pnm/ascii.ppm"]
+    static let samples = [
+        "jpeg/s420.jpg", "jpeg/progressive.jpg", "jpeg/gray.jpg", "png/rgb8.png", "png/rgba16_interlaced.png",
+        "png/palette4.png", "pnm/gray8.pgm", "pnm/rgb16.ppm", "pnm/ascii.ppm"
+    ]
 
     @Test(arguments: samples)
     func truncatedFilesThrow(_ name: String) throws {
@@ -62,7 +64,7 @@ import Testing
     @Test func lyingHeadersHitThePixelCap() throws {
         // PNG: rewrite IHDR's size and CRC.
         var png = [UInt8](try fixtureData("png/rgb8.png"))
-        let big: [UInt8] = [0x00, 0x01, 0x86, 0xA0]        // 100000
+        let big: [UInt8] = [0x00, 0x01, 0x86, 0xA0]  // 100000
         png.replaceSubrange(16..<20, with: big)
         png.replaceSubrange(20..<24, with: big)
         let crc = crc32(png[12..<29])
@@ -73,7 +75,7 @@ import Testing
         // JPEG: patch the SOF0 frame size.
         var jpeg = [UInt8](try fixtureData("jpeg/s420.jpg"))
         let sof = try #require((0..<(jpeg.count - 1)).first { jpeg[$0] == 0xFF && jpeg[$0 + 1] == 0xC0 })
-        jpeg.replaceSubrange((sof + 5)..<(sof + 9), with: [0xFD, 0xE8, 0xFD, 0xE8])   // 65000 × 65000
+        jpeg.replaceSubrange((sof + 5)..<(sof + 9), with: [0xFD, 0xE8, 0xFD, 0xE8])  // 65000 × 65000
         let e2 = expectBlazeError("JPEG 65000²") { try ImageFile.decode(Data(jpeg)) }
         #expect(e2?.message.contains("exceeds the limit") == true, "\(String(describing: e2))")
 
@@ -82,11 +84,11 @@ import Testing
     }
 
     @Test func pixelCapIsConfigurable() throws {
-        let data = try fixtureData("jpeg/s420.jpg")          // 37 × 23 = 851 pixels
+        let data = try fixtureData("jpeg/s420.jpg")  // 37 × 23 = 851 pixels
         let small = ImageDecodingOptions(maxPixelCount: 850)
         expectBlazeError("cap 850") { try ImageFile.decode(data, options: small) }
         #expect(try ImageFile.decode(data, options: ImageDecodingOptions(maxPixelCount: 851)).width == 37)
-        let tiny = ImageDecodingOptions(maxPixelCount: 142)   // rgb8.png: 13 × 11 = 143 pixels
+        let tiny = ImageDecodingOptions(maxPixelCount: 142)  // rgb8.png: 13 × 11 = 143 pixels
         expectBlazeError("PNG cap") { try ImageFile.decode(try fixtureData("png/rgb8.png"), options: tiny) }
         expectBlazeError("PPM cap") { try ImageFile.decode(try fixtureData("pnm/gray8.pgm"), options: tiny) }
         #expect(ImageDecodingOptions().maxPixelCount == 100_000_000)

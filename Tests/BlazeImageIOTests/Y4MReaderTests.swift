@@ -5,7 +5,7 @@ import BlazeKit
 import Foundation
 import Testing
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 @Suite struct Y4MReaderTests {
@@ -92,8 +92,10 @@ import Glibc
         #expect(count == 2)
     }
 
-    @Test(arguments: ["C420", "C420jpeg", "C420paldv", "C420mpeg2", "C420jpeg XYSCSS=420JPEG XCOLORRANGE=FULL",
-                      "C420mpeg2 XCOLORRANGE=LIMITED", ""])
+    @Test(arguments: [
+        "C420", "C420jpeg", "C420paldv", "C420mpeg2", "C420jpeg XYSCSS=420JPEG XCOLORRANGE=FULL",
+        "C420mpeg2 XCOLORRANGE=LIMITED", ""
+    ])
     func chromaVariantsAndRange(_ tags: String) throws {
         try withTempFile(Self.makeStream(width: 4, height: 2, frames: 1, header: tags)) { path in
             let reader = try Y4MReader(path: path)
@@ -122,7 +124,7 @@ import Glibc
             ("422", Data("YUV4MPEG2 W4 H2 C422\n".utf8)),
             ("10 bit", Data("YUV4MPEG2 W4 H2 C420p10\n".utf8)),
             ("huge", Data("YUV4MPEG2 W100000 H100000\n".utf8)),
-            ("no newline", Data("YUV4MPEG2 W4 H2".utf8)),
+            ("no newline", Data("YUV4MPEG2 W4 H2".utf8))
         ]
         for (name, data) in cases {
             try withTempFile(data) { path in
@@ -150,7 +152,7 @@ import Glibc
         try withTempFile(Data("YUV4MPEG2 W4 H2 C444\n".utf8)) { path in
             let before = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count
             for _ in 0..<50 { expectBlazeError("C444") { try Y4MReader(path: path) } }
-            #expect(try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count < before + 10)   // other tests run in parallel
+            #expect(try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count < before + 10)  // other tests run in parallel
         }
     }
 
@@ -162,7 +164,7 @@ import Glibc
         let stream = Self.makeStream(width: 8, height: 6, frames: 1)
         stream.withUnsafeBytes { _ = write(writeEnd, $0.baseAddress, $0.count) }
         let reader = try Y4MReader(fileDescriptor: readEnd, closesOnDeinit: true)
-        let first = try #require(try reader.nextFrame())          // would block forever if it read ahead
+        let first = try #require(try reader.nextFrame())  // would block forever if it read ahead
         #expect(Self.planeBytes(first.image) == Self.frameBytes(width: 8, height: 6, frame: 0))
         let second = Data("FRAME\n".utf8) + Data(Self.frameBytes(width: 8, height: 6, frame: 1))
         second.withUnsafeBytes { _ = write(writeEnd, $0.baseAddress, $0.count) }
@@ -194,8 +196,9 @@ import Glibc
     @Test func memoryStaysFlatOver1000Frames720p() throws {
         guard ProcessInfo.processInfo.environment["BLAZEKIT_ISOLATED_RSS"] != nil else {
             let runner = try #require(ProcessRunner.executable("BlazeKitPackageTests.xctest"), "test binary not found")
-            let child = try ProcessRunner.run(runner, ["--testing-library", "swift-testing", "--filter", "memoryStaysFlatOver1000Frames720p"],
-                                              environment: ["BLAZEKIT_ISOLATED_RSS": "1"])
+            let child = try ProcessRunner.run(
+                runner, ["--testing-library", "swift-testing", "--filter", "memoryStaysFlatOver1000Frames720p"],
+                environment: ["BLAZEKIT_ISOLATED_RSS": "1"])
             #expect(!child.crashed)
             #expect(child.status == 0, "isolated run failed:\n\(child.stdout)\(child.stderr)")
             #expect(child.stdout.contains("RSS growth"), "the isolated run did not measure: \(child.stdout)")

@@ -45,8 +45,9 @@ import Testing
             var image = try #require(images[c.source])
             image.orientation = try #require(ImageOrientation(exifValue: c.orientation))
             let roi = c.roi.map { NormalizedRect(xCenter: $0[0], yCenter: $0[1], width: $0[2], height: $0[3], rotation: $0[4]) }
-            let options = ImageToTensorOptions(width: c.tensorWidth, height: c.tensorHeight, keepAspectRatio: c.keepAspectRatio,
-                                               borderMode: c.border == "zero" ? .zero : .replicate, outputRange: 0...255)
+            let options = ImageToTensorOptions(
+                width: c.tensorWidth, height: c.tensorHeight, keepAspectRatio: c.keepAspectRatio,
+                borderMode: c.border == "zero" ? .zero : .replicate, outputRange: 0...255)
             let (tensor, transform) = try image.toTensor(roi: roi, options: options)
             let label = "\(c.source) exif \(c.orientation) \(c.roiName) \(c.border)"
             for (i, m) in transform.projection.enumerated() where abs(m - c.projection[i]) > 1e-6 {
@@ -97,23 +98,27 @@ import Testing
         #expect(o.values > 0, "\(what): no cases")
         #expect(o.failures.isEmpty, "\(what): \(o.failures.joined(separator: "\n"))")
         #expect(o.differingOutsideTies == 0)
-        #expect(Double(o.differing) <= 0.001 * Double(o.values),
-                "\(what): \(o.differing) of \(o.values) values differ (max \(o.maxDiff))")
+        #expect(
+            Double(o.differing) <= 0.001 * Double(o.values),
+            "\(what): \(o.differing) of \(o.values) values differ (max \(o.maxDiff))")
         print("crop fixtures \(what): \(o.values) values, \(o.differing) differ at rounding ties (max \(o.maxDiff))")
     }
 
     static func isFixedCase(_ c: Manifest.Case) -> Bool { !c.roiName.hasPrefix("random") && c.roiName != "ties" }
 
-    @Test(arguments: ["rgb_67x45", "bgra_67x45", "gray_23x29", "nv12_66x44", "nv21_66x44", "nv12full_66x44",
-                      "i420_66x44", "i420full_66x44"])
+    @Test(arguments: [
+        "rgb_67x45", "bgra_67x45", "gray_23x29", "nv12_66x44", "nv21_66x44", "nv12full_66x44",
+        "i420_66x44", "i420full_66x44"
+    ])
     func uprightFormatsMatchOpenCV(source: String) throws {
         Self.check(try Self.run { $0.source == source && $0.orientation == 1 && Self.isFixedCase($0) }, source)
     }
 
     @Test(arguments: 1...8)
     func orientationsMatchOpenCV(exif: Int) throws {
-        Self.check(try Self.run { $0.orientation == exif && ($0.source == "rgb_67x45" || $0.source == "nv12_66x44") && Self.isFixedCase($0) },
-                   "orientation \(exif)")
+        Self.check(
+            try Self.run { $0.orientation == exif && ($0.source == "rgb_67x45" || $0.source == "nv12_66x44") && Self.isFixedCase($0) },
+            "orientation \(exif)")
     }
 
     /// 60 random ROIs (any rotation, size, letterbox, border, orientation; RGB and NV12).

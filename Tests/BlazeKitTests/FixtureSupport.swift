@@ -29,4 +29,3 @@ func pixelFormat(named name: String) -> PixelFormat? {
     default: nil
     }
 }
-

@@ -45,7 +45,7 @@ import Testing
         #expect(t.width == 200 && t.height == 200)
         let centre = t.project(x: 0.5, y: 0.5)
         #expect(abs(centre.x - 0.5) < 1e-6 && abs(centre.y - 0.5) < 1e-6)
-        let topLeft = t.project(x: 0, y: 0.25)              // tensor top of content = image top-left corner
+        let topLeft = t.project(x: 0, y: 0.25)  // tensor top of content = image top-left corner
         #expect(abs(topLeft.x) < 1e-6 && abs(topLeft.y) < 1e-6)
         let unpadded = t.padding.removing(x: 0.5, y: 0.25)
         #expect(unpadded.x == 0.5 && unpadded.y == 0)
@@ -74,17 +74,21 @@ import Testing
     /// Far-away and enormous ROIs are handled by the border rules, without traps.
     @Test func extremeROIs() throws {
         let image = try randomImage(5, 4, .bgra8)
-        for roi in [NormalizedRect(xCenter: 1e6, yCenter: -1e6, width: 1, height: 1),
-                    NormalizedRect(xCenter: 0.5, yCenter: 0.5, width: 1e9, height: 1e9, rotation: 1),
-                    NormalizedRect(xCenter: 0.5, yCenter: 0.5, width: 1e-9, height: 1e-9)] {
+        for roi in [
+            NormalizedRect(xCenter: 1e6, yCenter: -1e6, width: 1, height: 1),
+            NormalizedRect(xCenter: 0.5, yCenter: 0.5, width: 1e9, height: 1e9, rotation: 1),
+            NormalizedRect(xCenter: 0.5, yCenter: 0.5, width: 1e-9, height: 1e-9)
+        ] {
             let zero = try image.toTensor(roi: roi, options: ImageToTensorOptions(width: 3, height: 3, borderMode: .zero, outputRange: 0...255))
             let rep = try image.toTensor(roi: roi, options: ImageToTensorOptions(width: 3, height: 3, borderMode: .replicate, outputRange: 0...255))
             #expect(zero.tensor.allSatisfy { $0 >= 0 && $0 <= 255 } && rep.tensor.allSatisfy { $0 >= 0 && $0 <= 255 })
         }
         // 1×1 image: every sample replicates the single pixel.
         let one = try VisionImage(copying: [9, 8, 7], width: 1, height: 1, format: .rgb8)
-        let t = try one.toTensor(roi: NormalizedRect(xCenter: 0.5, yCenter: 0.5, width: 3, height: 3, rotation: 0.4),
-                                 options: ImageToTensorOptions(width: 4, height: 4, outputRange: 0...255)).tensor
+        let t = try one.toTensor(
+            roi: NormalizedRect(xCenter: 0.5, yCenter: 0.5, width: 3, height: 3, rotation: 0.4),
+            options: ImageToTensorOptions(width: 4, height: 4, outputRange: 0...255)
+        ).tensor
         #expect(t == Array([[Float]](repeating: [9, 8, 7], count: 16).joined()))
     }
 
@@ -98,8 +102,9 @@ import Testing
                 image.orientation = o
                 var rgb = try image.upright(as: .rgb8)
                 rgb.orientation = .up
-                #expect(try image.toTensor(roi: roi, options: options).tensor == rgb.toTensor(roi: roi, options: options).tensor,
-                        "\(format) \(o)")
+                #expect(
+                    try image.toTensor(roi: roi, options: options).tensor == rgb.toTensor(roi: roi, options: options).tensor,
+                    "\(format) \(o)")
             }
         }
     }
@@ -110,8 +115,10 @@ import Testing
     @Test func rotatedAstronautTaggedLeftMatchesUpright() throws {
         let upright = try ImageFile.read(contentsOf: fixtureURL("astronaut/astronaut_128.png"))
         var rotated = try ImageFile.read(contentsOf: fixtureURL("astronaut/astronaut_128_rot90cw.png"))
-        let rois = [nil, NormalizedRect(xCenter: 0.45, yCenter: 0.35, width: 0.5, height: 0.45, rotation: 0.52),
-                    NormalizedRect(xCenter: 0.6, yCenter: 0.4, width: 0.7, height: 0.3, rotation: -0.52)]
+        let rois = [
+            nil, NormalizedRect(xCenter: 0.45, yCenter: 0.35, width: 0.5, height: 0.45, rotation: 0.52),
+            NormalizedRect(xCenter: 0.6, yCenter: 0.4, width: 0.7, height: 0.3, rotation: -0.52)
+        ]
         let options = ImageToTensorOptions(width: 64, height: 48, keepAspectRatio: true, borderMode: .zero)
         var matching: [ImageOrientation] = []
         for o in ImageOrientation.allCases {

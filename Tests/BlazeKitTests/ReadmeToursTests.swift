@@ -11,10 +11,14 @@ struct ReadmeToursTests {
     func swiftBlocks(_ text: String) -> [[String]] {
         var blocks: [[String]] = [], current: [String]?
         for line in text.components(separatedBy: "\n") {
-            if current == nil, line.hasPrefix("```swift") { current = [] } else if current != nil, line.hasPrefix("```") {
+            if current == nil, line.hasPrefix("```swift") {
+                current = []
+            } else if current != nil, line.hasPrefix("```") {
                 blocks.append(current!)
                 current = nil
-            } else if current != nil { current!.append(line) }
+            } else if current != nil {
+                current!.append(line)
+            }
         }
         return blocks
     }
@@ -31,9 +35,10 @@ struct ReadmeToursTests {
             let body = Array(block.filter { !$0.hasPrefix("import ") }.drop { $0.isEmpty })
             let indented = body.map { $0.isEmpty ? "" : "    " + $0 }
             let home = sources.firstIndex { lines in
-                imports.allSatisfy(lines.contains) && (0...max(0, lines.count - indented.count)).contains { start in
-                    Array(lines[start..<min(lines.count, start + indented.count)]) == indented
-                }
+                imports.allSatisfy(lines.contains)
+                    && (0...max(0, lines.count - indented.count)).contains { start in
+                        Array(lines[start..<min(lines.count, start + indented.count)]) == indented
+                    }
             }
             #expect(home != nil, "README block starting \(body.first ?? "") is not in Examples/Tours")
         }

@@ -28,8 +28,10 @@ import Testing
             #expect(single.bytesPerRow(plane: 1) == w + 1)
             let planes = try y.withUnsafeBytes { yb in
                 try uv.withUnsafeBytes { cb in
-                    try VisionImage(borrowingPlanes: [ImagePlane(bytes: yb, bytesPerRow: w), ImagePlane(bytes: cb, bytesPerRow: w + 1)],
-                                    width: w, height: h, format: format).ownedCopy()
+                    try VisionImage(
+                        borrowingPlanes: [ImagePlane(bytes: yb, bytesPerRow: w), ImagePlane(bytes: cb, bytesPerRow: w + 1)],
+                        width: w, height: h, format: format
+                    ).ownedCopy()
                 }
             }
             for row in 0..<h {
@@ -70,7 +72,7 @@ import Testing
             let image = try VisionImage(borrowing: UnsafeRawBufferPointer(raw), width: 3, height: 2, bytesPerRow: 12, format: .bgra8)
             #expect(image.isBorrowed)
             #expect(image.withUnsafePlanes { $0[0].bytes.baseAddress } == UnsafeRawPointer(raw.baseAddress))
-            raw[0] = 42                                                  // B of pixel (0, 0): visible, no copy
+            raw[0] = 42  // B of pixel (0, 0): visible, no copy
             #expect(image.uprightPixel(x: 0, y: 0).b == 42)
             let owned = image.ownedCopy()
             #expect(!owned.isBorrowed)
@@ -85,8 +87,9 @@ import Testing
         let chroma: [UInt8] = [100, 150, 101, 151, 102, 152, 0, 0, 103, 153, 104, 154, 105, 155, 0, 0]
         try luma.withUnsafeBytes { y in
             try chroma.withUnsafeBytes { c in
-                let image = try VisionImage(borrowingPlanes: [ImagePlane(bytes: y, bytesPerRow: 8), ImagePlane(bytes: c, bytesPerRow: 8)],
-                                            width: 5, height: 3, format: .nv21(.full))
+                let image = try VisionImage(
+                    borrowingPlanes: [ImagePlane(bytes: y, bytesPerRow: 8), ImagePlane(bytes: c, bytesPerRow: 8)],
+                    width: 5, height: 3, format: .nv21(.full))
                 #expect(image.bytesPerRow == 8 && image.bytesPerRow(plane: 1) == 8)
                 let copy = image.ownedCopy()
                 #expect(copy.bytesPerRow == 5 && copy.bytesPerRow(plane: 1) == 6)
@@ -104,13 +107,15 @@ import Testing
         a.withUnsafeMutablePlanes { $0[0].bytes[0] = 99 }
         #expect(a.uprightPixel(x: 0, y: 0).r == 99 && b.uprightPixel(x: 0, y: 0).r == 5)
         let before = a.withUnsafePlanes { $0[0].bytes.baseAddress }
-        a.withUnsafeMutablePlanes { $0[0].bytes[1] = 98 }                   // unique now: in place
+        a.withUnsafeMutablePlanes { $0[0].bytes[1] = 98 }  // unique now: in place
         #expect(a.withUnsafePlanes { $0[0].bytes.baseAddress } == before)
     }
 
     @Test func orientationEXIFMappingAndUprightSize() throws {
-        let expected: [(ImageOrientation, Int)] = [(.up, 1), (.upMirrored, 2), (.down, 3), (.downMirrored, 4),
-                                                   (.leftMirrored, 5), (.right, 6), (.rightMirrored, 7), (.left, 8)]
+        let expected: [(ImageOrientation, Int)] = [
+            (.up, 1), (.upMirrored, 2), (.down, 3), (.downMirrored, 4),
+            (.leftMirrored, 5), (.right, 6), (.rightMirrored, 7), (.left, 8)
+        ]
         for (o, exif) in expected {
             #expect(o.exifValue == exif)
             #expect(ImageOrientation(exifValue: exif) == o)
@@ -128,12 +133,12 @@ import Testing
     /// Stored 3×2 image `a b c / d e f` turned upright, derived by hand from the EXIF definitions.
     @Test(arguments: ImageOrientation.allCases)
     func uprightConversion(_ o: ImageOrientation) throws {
-        let stored: [UInt8] = [1, 2, 3, 4, 5, 6]   // a…f
+        let stored: [UInt8] = [1, 2, 3, 4, 5, 6]  // a…f
         let want: [ImageOrientation: [[UInt8]]] = [
             .up: [[1, 2, 3], [4, 5, 6]], .upMirrored: [[3, 2, 1], [6, 5, 4]],
             .down: [[6, 5, 4], [3, 2, 1]], .downMirrored: [[4, 5, 6], [1, 2, 3]],
             .leftMirrored: [[1, 4], [2, 5], [3, 6]], .right: [[4, 1], [5, 2], [6, 3]],
-            .rightMirrored: [[6, 3], [5, 2], [4, 1]], .left: [[3, 6], [2, 5], [1, 4]],
+            .rightMirrored: [[6, 3], [5, 2], [4, 1]], .left: [[3, 6], [2, 5], [1, 4]]
         ]
         let image = try VisionImage(copying: stored, width: 3, height: 2, format: .gray8, orientation: o)
         let up = try image.upright(as: .gray8)
@@ -163,7 +168,7 @@ import Testing
             try VisionImage(copying: [y, u, v], width: 1, height: 1, format: .i420(range)).uprightPixel(x: 0, y: 0)
         }
         #expect(try pixel(16, 128, 128, .video) == (0, 0, 0, 255))
-        #expect(try pixel(0, 128, 128, .video) == (0, 0, 0, 255))        // max(0, Y − 16)
+        #expect(try pixel(0, 128, 128, .video) == (0, 0, 0, 255))  // max(0, Y − 16)
         #expect(try pixel(235, 128, 128, .video) == (255, 255, 255, 255))
         #expect(try pixel(0, 128, 128, .full) == (0, 0, 0, 255))
         #expect(try pixel(255, 128, 128, .full) == (255, 255, 255, 255))

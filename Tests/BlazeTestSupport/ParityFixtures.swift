@@ -50,8 +50,10 @@ public let parityTolerance: Float = 1e-4
 
 /// Runs `model` on every fixture case of `stem` with `kernels` and returns the worst parity error
 /// per case, together with a description of any shape mismatch.
-public func worstParityError(model: Model, stem: String, fixtures: ParityFixtures, kernels: KernelSet,
-                             cases: [String]? = nil) throws -> [(caseName: String, error: Float)] {
+public func worstParityError(
+    model: Model, stem: String, fixtures: ParityFixtures, kernels: KernelSet,
+    cases: [String]? = nil
+) throws -> [(caseName: String, error: Float)] {
     guard let net = fixtures.nets[stem] else { throw BlazeError(.invalidInput, "no fixtures for \(stem)") }
     let session = model.makeSession(kernels: kernels)
     var result: [(String, Float)] = []

@@ -15,9 +15,9 @@ public enum ProcessRunner {
     /// (Foundation's `Bundle.allBundles` leaks, which LeakSanitizer reports).
     public static var productsDirectory: URL {
         #if os(Linux)
-        if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-            return URL(fileURLWithPath: exe).deletingLastPathComponent()
-        }
+            if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+                return URL(fileURLWithPath: exe).deletingLastPathComponent()
+            }
         #endif
         for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
             return bundle.bundleURL.deletingLastPathComponent()
@@ -30,8 +30,10 @@ public enum ProcessRunner {
         return candidates.map { $0.appendingPathComponent(name) }.first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }
 
-    public static func run(_ executable: URL, _ arguments: [String], currentDirectory: URL? = nil,
-                           environment: [String: String]? = nil, stdin: Data? = nil) throws -> ProcessResult {
+    public static func run(
+        _ executable: URL, _ arguments: [String], currentDirectory: URL? = nil,
+        environment: [String: String]? = nil, stdin: Data? = nil
+    ) throws -> ProcessResult {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -63,10 +65,11 @@ public enum ProcessRunner {
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         group.wait()
         process.waitUntilExit()
-        return ProcessResult(status: process.terminationStatus,
-                             stdout: String(decoding: outData, as: UTF8.self),
-                             stderr: String(decoding: errBox.data, as: UTF8.self),
-                             crashed: process.terminationReason == .uncaughtSignal)
+        return ProcessResult(
+            status: process.terminationStatus,
+            stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errBox.data, as: UTF8.self),
+            crashed: process.terminationReason == .uncaughtSignal)
     }
 }
 
@@ -78,9 +81,12 @@ final class DataBox: @unchecked Sendable {
 extension ProcessRunner {
     /// Runs `executable` through `/bin/sh` with `redirections` applied to it (e.g. `>/dev/full`,
     /// `>&-`, `2>/dev/full`): `exec` replaces the shell, so a crash of the tool is seen as one.
-    public static func run(_ executable: URL, _ arguments: [String], redirections: String,
-                           currentDirectory: URL? = nil) throws -> ProcessResult {
-        try run(URL(fileURLWithPath: "/bin/sh"), ["-c", "exec \"$0\" \"$@\" \(redirections)", executable.path] + arguments,
-                currentDirectory: currentDirectory)
+    public static func run(
+        _ executable: URL, _ arguments: [String], redirections: String,
+        currentDirectory: URL? = nil
+    ) throws -> ProcessResult {
+        try run(
+            URL(fileURLWithPath: "/bin/sh"), ["-c", "exec \"$0\" \"$@\" \(redirections)", executable.path] + arguments,
+            currentDirectory: currentDirectory)
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 extension ProcessRunner {
@@ -39,9 +39,10 @@ extension ProcessRunner {
         process.waitUntilExit()
         group.wait()
         close(master)
-        return ProcessResult(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                             stderr: String(decoding: terminal.data, as: UTF8.self),
-                             crashed: process.terminationReason == .uncaughtSignal)
+        return ProcessResult(
+            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: terminal.data, as: UTF8.self),
+            crashed: process.terminationReason == .uncaughtSignal)
     }
 }
 

@@ -33,8 +33,10 @@ struct BlazeVideoCLITests {
         return String(decoding: try JSONSerialization.data(withJSONObject: kept, options: [.sortedKeys]), as: UTF8.self)
     }
 
-    @Test(arguments: [(["faces", "--all", "--tracking"], "faces_h264.mp4"), (["faces", "--all", "--tracking"], "faces_vp9.webm"),
-                      (["faces", "--all", "--tracking"], "faces_mpeg4.mkv"), (["hands", "--num-hands", "2"], "hands_h264.mp4")])
+    @Test(arguments: [
+        (["faces", "--all", "--tracking"], "faces_h264.mp4"), (["faces", "--all", "--tracking"], "faces_vp9.webm"),
+        (["faces", "--all", "--tracking"], "faces_mpeg4.mkv"), (["hands", "--num-hands", "2"], "hands_h264.mp4")
+    ])
     func aClipGivesWhatItsDecodedFramesGiveAsY4M(command: [String], clip: String) throws {
         let direct = try blaze(command + ["--json", "--video", VideoFixtures.path(clip)])
         #expect(direct.status == 0 && direct.stderr.isEmpty, "\(direct.stderr)")
@@ -48,8 +50,9 @@ struct BlazeVideoCLITests {
         // WebM stores milliseconds rounded to the nearest, the Y4M stream's times are index·1000/fps
         // rounded down: timestamps are compared with the container's own times instead.
         for (x, y) in zip(a, b) {
-            #expect(try comparable(x, dropping: ["image", "timestampMs"]) == comparable(y, dropping: ["image", "timestampMs"]),
-                    "\(clip) frame \(x["frameIndex"] ?? "?")")
+            #expect(
+                try comparable(x, dropping: ["image", "timestampMs"]) == comparable(y, dropping: ["image", "timestampMs"]),
+                "\(clip) frame \(x["frameIndex"] ?? "?")")
         }
         #expect(a.compactMap { $0["timestampMs"] as? Int } == (try VideoFixtures.presentationMilliseconds(clip)))
         #expect(a.allSatisfy { $0["image"] as? String == VideoFixtures.path(clip) })
@@ -65,8 +68,11 @@ struct BlazeVideoCLITests {
     @Test func aPhoneClipIsUprightLikeItsAutorotatedFrames() throws {
         let clip = "faces_rotated90.mp4"
         let direct = try lines(try blaze(["faces", "--json", "--video", VideoFixtures.path(clip)]).stdout)
-        let rotated = try lines(try blaze(["faces", "--json", "--video", "-"],
-                                          stdin: try Data(contentsOf: VideoFixtures.folder.appendingPathComponent(clip + ".y4m"))).stdout)
+        let rotated = try lines(
+            try blaze(
+                ["faces", "--json", "--video", "-"],
+                stdin: try Data(contentsOf: VideoFixtures.folder.appendingPathComponent(clip + ".y4m"))
+            ).stdout)
         #expect(direct.count == 8 && rotated.count == 8)
         for (x, y) in zip(direct, rotated) {
             #expect(x["width"] as? Int == 176 && x["height"] as? Int == 144, "upright size")
@@ -120,7 +126,7 @@ struct BlazeVideoCLITests {
             (["--camera", "/dev/null"], "/dev/null"),
             (["--video", VideoFixtures.path("faces_h264.mp4"), "--annotate", scratch.path("no/folder/out.mp4")], "cannot write"),
             (["--video", VideoFixtures.path("faces_h264.mp4"), "--camera", "/dev/video0"], "one kind of input"),
-            (["--video", VideoFixtures.path("faces_h264.mp4"), "--max-frames", "0"], "--max-frames"),
+            (["--video", VideoFixtures.path("faces_h264.mp4"), "--max-frames", "0"], "--max-frames")
         ]
         for (args, needle) in cases {
             let r = try blaze(["faces", "--json"] + args)

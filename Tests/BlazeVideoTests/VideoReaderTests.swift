@@ -81,9 +81,11 @@ struct VideoReaderTests {
     @Test func badInputsAreTypedErrors() throws {
         let scratch = try ScratchFolder()
         defer { scratch.remove() }
-        for (path, needle) in [(VideoFixtures.path("not_a_video.mp4"), "cannot open as a video"),
-                               (scratch.path("missing.mp4"), "No such file"),
-                               (scratch.url.path, "is a folder")] {
+        for (path, needle) in [
+            (VideoFixtures.path("not_a_video.mp4"), "cannot open as a video"),
+            (scratch.path("missing.mp4"), "No such file"),
+            (scratch.url.path, "is a folder")
+        ] {
             let error = #expect(throws: BlazeError.self) { try VideoReader(path: path) }
             #expect(error?.description.contains(needle) == true, "\(path): \(String(describing: error))")
         }

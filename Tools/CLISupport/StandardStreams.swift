@@ -1,9 +1,9 @@
 import BlazeEngine
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Standard output could not be written: a full device, a closed descriptor or a reader that went

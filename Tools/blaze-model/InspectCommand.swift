@@ -28,7 +28,7 @@ struct InspectCommand {
                 "parameters": model.parameterCount,
                 "flops": model.flops,
                 "arena_bytes": model.arenaBytes,
-                "metadata": model.graph.metadata,
+                "metadata": model.graph.metadata
             ]
             let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
             try printLine(String(decoding: data, as: UTF8.self))

@@ -22,8 +22,9 @@ struct OpsCommand {
         var lines = ["\(ops.count) TFLite ops (custom ops: none)"]
         for op in ops {
             let code = String(op.code)
-            lines.append(String(repeating: " ", count: max(0, 4 - code.count)) + code + "  "
-                         + op.name + String(repeating: " ", count: width - op.name.count) + "  " + op.handling)
+            lines.append(
+                String(repeating: " ", count: max(0, 4 - code.count)) + code + "  "
+                    + op.name + String(repeating: " ", count: width - op.name.count) + "  " + op.handling)
         }
         try printLine(lines.joined(separator: "\n"))
     }

@@ -64,9 +64,10 @@ struct RunCommand {
         // One transaction (OutputFiles): all outputs or none; existing files stay as they were on
         // any error; two outputs that sanitize to one file name are an error, not an overwrite.
         let items = zip(model.outputs, results).map { output, values in
-            OutputFiles.Item(url: outputDir.appendingPathComponent(sanitize(output.name) + ".npy"),
-                             bytes: NPYArray(shape: output.shape, values: values).encoded(),
-                             origin: "output '\(output.name)'")
+            OutputFiles.Item(
+                url: outputDir.appendingPathComponent(sanitize(output.name) + ".npy"),
+                bytes: NPYArray(shape: output.shape, values: values).encoded(),
+                origin: "output '\(output.name)'")
         }
         try OutputFiles.write(items)
     }
@@ -74,10 +75,11 @@ struct RunCommand {
 
 /// Output file stem: every character outside `[A-Za-z0-9_.-]` becomes `_`.
 func sanitize(_ name: String) -> String {
-    String(name.unicodeScalars.map { s -> Character in
-        switch s {
-        case "A"..."Z", "a"..."z", "0"..."9", "_", ".", "-": return Character(s)
-        default: return "_"
-        }
-    })
+    String(
+        name.unicodeScalars.map { s -> Character in
+            switch s {
+            case "A"..."Z", "a"..."z", "0"..."9", "_", ".", "-": return Character(s)
+            default: return "_"
+            }
+        })
 }

@@ -18,7 +18,6 @@ let usage = """
            blaze-model ops [--markdown]
     """
 
-
 func main() -> Int32 {
     StandardStreams.install()
     let status = runCommand()

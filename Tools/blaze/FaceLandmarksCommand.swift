@@ -16,8 +16,9 @@ struct FaceLandmarksCommand: Sendable {
     let settings: RunSettings
 
     init(arguments args: [String]) throws {
-        let a = try Arguments(args, valued: commonValuedOptions.union(["--num-faces", "--min-detection", "--min-presence", "--min-tracking"]),
-                              flags: commonFlags.union(["--blendshapes", "--matrices"]))
+        let a = try Arguments(
+            args, valued: commonValuedOptions.union(["--num-faces", "--min-detection", "--min-presence", "--min-tracking"]),
+            flags: commonFlags.union(["--blendshapes", "--matrices"]))
         var o = FaceLandmarkerOptions()
         if let n = a.value("--num-faces") {
             guard let v = Int(n), (1...FaceLandmarkerOptions.maximumNumFaces).contains(v) else {
@@ -39,7 +40,8 @@ struct FaceLandmarksCommand: Sendable {
     func run() throws -> Int32 {
         let landmarker = try FaceLandmarker(options: options)
         return try runInputs(settings, command: "face-landmarks") { input, image, frame, draws in
-            let result = try frame.map { try landmarker.detect(videoFrame: image, timestampInMilliseconds: $0.timestampInMilliseconds) }
+            let result =
+                try frame.map { try landmarker.detect(videoFrame: image, timestampInMilliseconds: $0.timestampInMilliseconds) }
                 ?? landmarker.detect(image: image)
             return (output(input: input, image: image, frame: frame, result: result), draws ? try drawing(image: image, result: result) : nil)
         }
@@ -60,9 +62,14 @@ struct FaceLandmarksCommand: Sendable {
             var f: [(String, JSON)] = []
             f.append(("landmarks", .array(result.faceLandmarks[i].map { .array([.float($0.x), .float($0.y), .float($0.z)]) })))
             if i < result.faceBlendshapes.count {
-                f.append(("blendshapes", .array(result.faceBlendshapes[i].categories.map {
-                    .object([("categoryName", .string($0.categoryName ?? "")), ("score", .float($0.score)), ("index", .int($0.index))])
-                })))
+                f.append(
+                    (
+                        "blendshapes",
+                        .array(
+                            result.faceBlendshapes[i].categories.map {
+                                .object([("categoryName", .string($0.categoryName ?? "")), ("score", .float($0.score)), ("index", .int($0.index))])
+                            })
+                    ))
             }
             // A degenerate face has no matrix (NaNs in the library): the field is left out.
             if i < result.facialTransformationMatrixes.count, result.facialTransformationMatrixes[i].data.allSatisfy(\.isFinite) {
@@ -85,14 +92,16 @@ struct FaceLandmarksCommand: Sendable {
             for p in points { canvas.drawPoint(x: p.x, y: p.y, radius: max(1, line / 2), color: .cyan) }
             for contour in FaceContourType.allCases {
                 let closed = contour == .face || contour == .leftEye || contour == .rightEye
-                canvas.drawPolyline(contour.meshIndices.compactMap { $0 < points.count ? points[$0] : nil }, closed: closed,
-                                    color: .green, lineWidth: max(1, line / 2))
+                canvas.drawPolyline(
+                    contour.meshIndices.compactMap { $0 < points.count ? points[$0] : nil }, closed: closed,
+                    color: .green, lineWidth: max(1, line / 2))
             }
             guard i < result.faceBlendshapes.count, let top = points.min(by: { $0.y < $1.y }) else { continue }
             let best = result.faceBlendshapes[i].categories.filter { $0.index != 0 }.sorted { $0.score > $1.score }.prefix(2)
-            canvas.drawText(best.map { "\($0.categoryName ?? "?") \(String(format: "%.2f", $0.score))" }.joined(separator: " "),
-                            x: Int(points.map(\.x).min() ?? 0), y: max(0, Int(top.y) - 10 * Int(line)), color: .white,
-                            scale: Int(line), background: Color.black.withAlpha(160))
+            canvas.drawText(
+                best.map { "\($0.categoryName ?? "?") \(String(format: "%.2f", $0.score))" }.joined(separator: " "),
+                x: Int(points.map(\.x).min() ?? 0), y: max(0, Int(top.y) - 10 * Int(line)), color: .white,
+                scale: Int(line), background: Color.black.withAlpha(160))
         }
         return canvas
     }

@@ -15,8 +15,9 @@ struct FacesCommand: Sendable {
     let settings: RunSettings
 
     init(arguments args: [String]) throws {
-        let a = try Arguments(args, valued: commonValuedOptions.union(["--mode", "--min-face-size"]),
-                              flags: commonFlags.union(["--landmarks", "--contours", "--classification", "--all", "--tracking"]))
+        let a = try Arguments(
+            args, valued: commonValuedOptions.union(["--mode", "--min-face-size"]),
+            flags: commonFlags.union(["--landmarks", "--contours", "--classification", "--all", "--tracking"]))
         var o = FaceDetectorOptions()
         switch a.value("--mode") ?? "fast" {
         case "fast": o.performanceMode = .fast
@@ -48,7 +49,8 @@ struct FacesCommand: Sendable {
     private func output(input: String, image: VisionImage, frame: VideoFrame?, faces: [Face]) -> String {
         guard settings.json else {
             let where_ = frame.map { "\(input) frame \($0.index)" } ?? input
-            return "\(where_): \(faces.count) face(s)" + faces.map { String(format: " [score %.3f at %.0f,%.0f %.0f×%.0f]", $0.score, $0.frame.x, $0.frame.y, $0.frame.width, $0.frame.height) }.joined()
+            return "\(where_): \(faces.count) face(s)"
+                + faces.map { String(format: " [score %.3f at %.0f,%.0f %.0f×%.0f]", $0.score, $0.frame.x, $0.frame.y, $0.frame.width, $0.frame.height) }.joined()
         }
         var fields = imageFields(input: input, image: image, frame: frame)
         fields.append(("faces", .array(faces.sorted { $0.score > $1.score }.map(faceJSON))))
@@ -57,24 +59,45 @@ struct FacesCommand: Sendable {
 
     private func faceJSON(_ face: Face) -> JSON {
         var f: [(String, JSON)] = []
-        f.append(("frame", .object([("x", .double(face.frame.x)), ("y", .double(face.frame.y)),
-                                    ("width", .double(face.frame.width)), ("height", .double(face.frame.height))])))
+        f.append(
+            (
+                "frame",
+                .object([
+                    ("x", .double(face.frame.x)), ("y", .double(face.frame.y)),
+                    ("width", .double(face.frame.width)), ("height", .double(face.frame.height))
+                ])
+            ))
         f.append(("score", .float(face.score)))
-        f.append(("keypoints", .array(face.keypoints.map {
-            .object([("type", .string($0.type.name)), ("x", .double($0.position.x)), ("y", .double($0.position.y))])
-        })))
+        f.append(
+            (
+                "keypoints",
+                .array(
+                    face.keypoints.map {
+                        .object([("type", .string($0.type.name)), ("x", .double($0.position.x)), ("y", .double($0.position.y))])
+                    })
+            ))
         if face.hasHeadEulerAngleX, let v = JSON.finite(face.headEulerAngleX) { f.append(("headEulerAngleX", v)) }
         if face.hasHeadEulerAngleY, let v = JSON.finite(face.headEulerAngleY) { f.append(("headEulerAngleY", v)) }
         if face.hasHeadEulerAngleZ, let v = JSON.finite(face.headEulerAngleZ) { f.append(("headEulerAngleZ", v)) }
         if options.landmarkMode == .all, !face.landmarks.isEmpty {
-            f.append(("landmarks", .array(face.landmarks.map {
-                .object([("type", .string($0.type.rawValue)), ("x", .double($0.position.x)), ("y", .double($0.position.y))])
-            })))
+            f.append(
+                (
+                    "landmarks",
+                    .array(
+                        face.landmarks.map {
+                            .object([("type", .string($0.type.rawValue)), ("x", .double($0.position.x)), ("y", .double($0.position.y))])
+                        })
+                ))
         }
         if options.contourMode == .all, !face.contours.isEmpty {
-            f.append(("contours", .array(face.contours.map {
-                .object([("type", .string($0.type.rawValue)), ("points", .array($0.points.map { .array([.double($0.x), .double($0.y)]) }))])
-            })))
+            f.append(
+                (
+                    "contours",
+                    .array(
+                        face.contours.map {
+                            .object([("type", .string($0.type.rawValue)), ("points", .array($0.points.map { .array([.double($0.x), .double($0.y)]) }))])
+                        })
+                ))
             if let mesh = face.mesh {
                 f.append(("mesh", .array(mesh.map { .array([.double($0.x), .double($0.y), .double($0.z)]) })))
             }
@@ -104,8 +127,9 @@ struct FacesCommand: Sendable {
             var label = String(format: "%.2f", face.score)
             if face.hasTrackingID { label = "#\(face.trackingID) " + label }
             if face.hasSmilingProbability { label += String(format: " smile %.2f", face.smilingProbability) }
-            canvas.drawText(label, x: Int(r.x), y: max(0, Int(r.y) - 10 * Int(line)), color: .white,
-                            scale: Int(line), background: Color.black.withAlpha(160))
+            canvas.drawText(
+                label, x: Int(r.x), y: max(0, Int(r.y) - 10 * Int(line)), color: .white,
+                scale: Int(line), background: Color.black.withAlpha(160))
         }
         return canvas
     }

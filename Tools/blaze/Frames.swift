@@ -70,8 +70,10 @@ let stopRequested = Atomic<Bool>(false)
 /// Runs `process` on each frame of a video or camera in order (decoding overlaps inference),
 /// up to `maxFrames`. Returns true when the input failed part-way (reported on stderr; the lines
 /// and annotated frames written before stay valid).
-func runFrames(_ spec: InputSpec, annotatePath: String?, command: String, maxFrames: Int?, progress: ProgressReporter,
-               _ process: InputProcessor) throws -> Bool {
+func runFrames(
+    _ spec: InputSpec, annotatePath: String?, command: String, maxFrames: Int?, progress: ProgressReporter,
+    _ process: InputProcessor
+) throws -> Bool {
     let input: String
     switch spec {
     case .video(let path): input = path
@@ -100,8 +102,9 @@ func runFrames(_ spec: InputSpec, annotatePath: String?, command: String, maxFra
             case (.video(let path), let canvas?):
                 if writer == nil {
                     let rate = frames.framesPerSecond ?? (30, 1)
-                    writer = try VideoWriter(path: path, width: canvas.width, height: canvas.height,
-                                             framesPerSecondNumerator: rate.numerator, framesPerSecondDenominator: rate.denominator)
+                    writer = try VideoWriter(
+                        path: path, width: canvas.width, height: canvas.height,
+                        framesPerSecondNumerator: rate.numerator, framesPerSecondDenominator: rate.denominator)
                 }
                 try writer!.append(canvas)
             case (.pictures(let target), let canvas?):

@@ -15,9 +15,13 @@ struct HandsCommand: Sendable {
     let settings: RunSettings
 
     init(arguments args: [String]) throws {
-        let a = try Arguments(args, valued: commonValuedOptions.union(["--num-hands", "--model", "--min-detection", "--min-presence",
-                                                                       "--min-tracking"]),
-                              flags: commonFlags.union(["--mirrored", "--smooth"]))
+        let a = try Arguments(
+            args,
+            valued: commonValuedOptions.union([
+                "--num-hands", "--model", "--min-detection", "--min-presence",
+                "--min-tracking"
+            ]),
+            flags: commonFlags.union(["--mirrored", "--smooth"]))
         var o = HandLandmarkerOptions()
         if let n = a.value("--num-hands") {
             guard let v = Int(n), (1...HandLandmarkerOptions.maximumNumHands).contains(v) else {
@@ -44,7 +48,8 @@ struct HandsCommand: Sendable {
     func run() throws -> Int32 {
         let landmarker = try HandLandmarker(options: options)
         return try runInputs(settings, command: "hands") { input, image, frame, draws in
-            let result = try frame.map { try landmarker.detect(videoFrame: image, timestampInMilliseconds: $0.timestampInMilliseconds) }
+            let result =
+                try frame.map { try landmarker.detect(videoFrame: image, timestampInMilliseconds: $0.timestampInMilliseconds) }
                 ?? landmarker.detect(image: image)
             return (output(input: input, image: image, frame: frame, result: result), draws ? try drawing(image: image, result: result) : nil)
         }
@@ -60,8 +65,14 @@ struct HandsCommand: Sendable {
         for i in result.landmarks.indices {
             var h: [(String, JSON)] = []
             if let top = result.handedness[i].first {
-                h.append(("handedness", .object([("categoryName", .string(top.categoryName ?? "")), ("score", .float(top.score)),
-                                                 ("index", .int(top.index))])))
+                h.append(
+                    (
+                        "handedness",
+                        .object([
+                            ("categoryName", .string(top.categoryName ?? "")), ("score", .float(top.score)),
+                            ("index", .int(top.index))
+                        ])
+                    ))
             }
             h.append(("landmarks", .array(result.landmarks[i].map { .array([.float($0.x), .float($0.y), .float($0.z)]) })))
             h.append(("worldLandmarks", .array(result.worldLandmarks[i].map { .array([.float($0.x), .float($0.y), .float($0.z)]) })))
@@ -84,8 +95,9 @@ struct HandsCommand: Sendable {
             }
             for p in points { canvas.drawPoint(x: p.x, y: p.y, radius: line * 1.5, color: .red) }
             if let top = result.handedness[i].first, let wrist = points.first {
-                canvas.drawText("\(top.categoryName ?? "?") \(String(format: "%.2f", top.score))", x: Int(wrist.x), y: Int(wrist.y) + 4,
-                                color: .white, scale: Int(line), background: Color.black.withAlpha(160))
+                canvas.drawText(
+                    "\(top.categoryName ?? "?") \(String(format: "%.2f", top.score))", x: Int(wrist.x), y: Int(wrist.y) + 4,
+                    color: .white, scale: Int(line), background: Color.black.withAlpha(160))
             }
         }
         return canvas

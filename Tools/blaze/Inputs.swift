@@ -65,8 +65,10 @@ enum InputSpec: Sendable {
         init(_ st: stat) { device = UInt64(st.st_dev); inode = UInt64(st.st_ino) }
     }
 
-    private static func walk(_ folder: String, identity: FileIdentity, into found: inout [String], problems: inout [String],
-                             visited: inout Set<FileIdentity>) {
+    private static func walk(
+        _ folder: String, identity: FileIdentity, into found: inout [String], problems: inout [String],
+        visited: inout Set<FileIdentity>
+    ) {
         guard visited.insert(identity).inserted else {
             problems.append("\(folder): skipped, this folder was already walked (a symbolic-link loop or a second link to it)")
             return
@@ -224,19 +226,22 @@ func runInputs(_ settings: RunSettings, command: String, _ process: @escaping In
             progress.total = list == nil ? files.count : filesFrom.flatMap(PathListReader.countPaths).map { $0 + files.count }
         }
         let inputs = ImageInputs(files: files, list: list, annotation: annotation)
-        try ParallelBatch(jobs: settings.jobs).forEach(inputs, transform: { input in
-            if let problem = input.problem { throw UsageError(problem) }
-            let (text, canvas) = try process(input.path, try ImageFile.read(path: input.path), nil, input.annotation != nil)
-            // Annotate first: an input is reported once, as a result line or as an error.
-            if let canvas, let url = input.annotation { try canvas.write(to: url) }
-            return text
-        }, deliver: { input, result in
-            progress.step()
-            switch result {
-            case .success(let text): try printLine(text)
-            case .failure(let error): report(describe(error, of: input.path))
-            }
-        })
+        try ParallelBatch(jobs: settings.jobs).forEach(
+            inputs,
+            transform: { input in
+                if let problem = input.problem { throw UsageError(problem) }
+                let (text, canvas) = try process(input.path, try ImageFile.read(path: input.path), nil, input.annotation != nil)
+                // Annotate first: an input is reported once, as a result line or as an error.
+                if let canvas, let url = input.annotation { try canvas.write(to: url) }
+                return text
+            },
+            deliver: { input, result in
+                progress.step()
+                switch result {
+                case .success(let text): try printLine(text)
+                case .failure(let error): report(describe(error, of: input.path))
+                }
+            })
         if let list {
             if let failure = list.failure { report(failure) }
             if list.skippedLongLines > 0 {
@@ -287,8 +292,9 @@ struct ImageInputs: Sequence, IteratorProtocol {
         guard let annotation else { return ImageInput(path: path, annotation: nil, problem: nil) }
         let url = annotation.url(forInput: path)
         if let other = annotationNames[url.lastPathComponent] {
-            return ImageInput(path: path, annotation: nil,
-                              problem: "--annotate \(annotation.path): \(other) is already annotated into \(url.lastPathComponent); not processed")
+            return ImageInput(
+                path: path, annotation: nil,
+                problem: "--annotate \(annotation.path): \(other) is already annotated into \(url.lastPathComponent); not processed")
         }
         annotationNames[url.lastPathComponent] = path
         return ImageInput(path: path, annotation: url, problem: nil)

@@ -5,7 +5,8 @@ import Foundation
 // blaze: face detection (ML Kit style) and hand landmarks (MediaPipe Tasks style) from the
 // command line. docs/cli.md describes the flags and the JSON Lines output.
 
-let usage = "usage: blaze faces … | blaze hands … | blaze face-landmarks … | blaze --version   (blaze COMMAND --help)\n\n"
+let usage =
+    "usage: blaze faces … | blaze hands … | blaze face-landmarks … | blaze --version   (blaze COMMAND --help)\n\n"
     + FacesCommand.usage + "\n" + HandsCommand.usage + "\n" + FaceLandmarksCommand.usage
 
 func main() -> Int32 {
@@ -38,8 +39,9 @@ func runCommand() -> Int32 {
         case "--version":
             // The kernel level is the one every detector of this process runs (BLAZE_ISA forces one).
             let level = try KernelLevels.active()
-            try printLine("blaze (BlazeKit) kernel level \(level); this CPU (\(CPUInfo.brand)) supports: "
-                  + KernelLevels.runnable.map(\.rawValue).joined(separator: ", "))
+            try printLine(
+                "blaze (BlazeKit) kernel level \(level); this CPU (\(CPUInfo.brand)) supports: "
+                    + KernelLevels.runnable.map(\.rawValue).joined(separator: ", "))
             return 0
         default:
             throw UsageError("unknown command '\(command)'")

@@ -1,7 +1,7 @@
 import BlazeVideo
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `VideoReader` (FFmpeg demuxing and decoding, then BlazeVideo's frame conversion) on a file of

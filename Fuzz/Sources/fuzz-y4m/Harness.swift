@@ -1,7 +1,7 @@
 import BlazeImageIO
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// YUV4MPEG2 reader: header, FRAME lines and frame data, read from a temporary file.

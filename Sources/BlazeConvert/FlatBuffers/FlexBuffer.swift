@@ -128,9 +128,10 @@ private struct FlexReader {
         case 10:
             let start = try target(at, parentWidth)
             let n = try count(start, width, bytesEach: width + 1)
-            return .vector(try (0..<n).map { i in
-                try value(at: start + i * width, parentWidth: width, packed: bytes[start + n * width + i], depth: depth + 1)
-            })
+            return .vector(
+                try (0..<n).map { i in
+                    try value(at: start + i * width, parentWidth: width, packed: bytes[start + n * width + i], depth: depth + 1)
+                })
         case 11...15, 36:
             let element = type == 36 ? 26 : type - 10
             let start = try target(at, parentWidth)

@@ -16,13 +16,18 @@ extension ModelConversion {
         var ops = TFLiteConverter.translators.keys.map {
             SupportedTFLiteOp(name: $0.name, code: Int($0.rawValue), handling: "a BlazeKit op of the same meaning")
         }
-        ops.append(SupportedTFLiteOp(name: BuiltinOperator.dequantize.name, code: Int(BuiltinOperator.dequantize.rawValue),
-                                     handling: "folded at conversion: FLOAT16 constant weights become FLOAT32 constants"))
-        ops.append(SupportedTFLiteOp(name: BuiltinOperator.densify.name, code: Int(BuiltinOperator.densify.rawValue),
-                                     handling: "folded at conversion: sparse constants become dense constants"))
+        ops.append(
+            SupportedTFLiteOp(
+                name: BuiltinOperator.dequantize.name, code: Int(BuiltinOperator.dequantize.rawValue),
+                handling: "folded at conversion: FLOAT16 constant weights become FLOAT32 constants"))
+        ops.append(
+            SupportedTFLiteOp(
+                name: BuiltinOperator.densify.name, code: Int(BuiltinOperator.densify.rawValue),
+                handling: "folded at conversion: sparse constants become dense constants"))
         ops += TFLiteConverter.customTranslators.keys.map {
-            SupportedTFLiteOp(name: "CUSTOM(\($0))", code: Int(BuiltinOperator.custom.rawValue),
-                              handling: customHandling[$0] ?? "a BlazeKit op of the same meaning")
+            SupportedTFLiteOp(
+                name: "CUSTOM(\($0))", code: Int(BuiltinOperator.custom.rawValue),
+                handling: customHandling[$0] ?? "a BlazeKit op of the same meaning")
         }
         return ops.sorted { ($0.code, $0.name) < ($1.code, $1.name) }
     }
@@ -32,7 +37,7 @@ extension ModelConversion {
         "Convolution2DTransposeBias": "MediaPipe's transposed convolution with bias: `TRANSPOSE_CONV_BIAS`",
         "Landmarks2TransformMatrix": "MediaPipe's crop matrix from landmarks (version 2): `LANDMARKS_TO_TRANSFORM_MATRIX`",
         "TransformTensorBilinear": "MediaPipe's bilinear crop through a matrix (version 2): `TRANSFORM_TENSOR_BILINEAR`",
-        "TransformLandmarks": "MediaPipe's landmarks through a matrix (version 2): `TRANSFORM_LANDMARKS`",
+        "TransformLandmarks": "MediaPipe's landmarks through a matrix (version 2): `TRANSFORM_LANDMARKS`"
     ]
 
     /// `docs/ops.md`: the table above as Markdown.
@@ -47,7 +52,7 @@ extension ModelConversion {
             "their `custom_code`; only the MediaPipe ones listed are read.",
             "",
             "| code | TFLite op | converted to |",
-            "|---:|---|---|",
+            "|---:|---|---|"
         ]
         lines += supportedTFLiteOps.map { "| \($0.code) | `\($0.name)` | \($0.handling) |" }
         return lines.joined(separator: "\n") + "\n"

@@ -65,7 +65,8 @@ enum TFLiteConstants {
         }
         let order = sparsity.traversalOrder
         guard rank >= 1, rank <= Graph.Limits.maxRank, order.count == rank, order.sorted() == Array(0..<rank),
-              sparsity.dimMetadata.count == rank else {
+            sparsity.dimMetadata.count == rank
+        else {
             throw BlazeError(.corruptModel, "sparse tensor of shape \(shape) has traversal order \(order) and \(sparsity.dimMetadata.count) dimension entries")
         }
         guard let total = ShapeMath.elementCount(shape), total <= maxDensifiedElements else {
@@ -80,8 +81,9 @@ enum TFLiteConstants {
                 }
             case .sparseCSR:
                 guard let first = dm.segments.first, first >= 0, let last = dm.segments.last, last <= dm.indices.count,
-                      zip(dm.segments, dm.segments.dropFirst()).allSatisfy({ $0 <= $1 }),
-                      dm.indices.allSatisfy({ $0 >= 0 && $0 < dim }) else {
+                    zip(dm.segments, dm.segments.dropFirst()).allSatisfy({ $0 <= $1 }),
+                    dm.indices.allSatisfy({ $0 >= 0 && $0 < dim })
+                else {
                     throw BlazeError(.corruptModel, "sparse level \(level) has inconsistent CSR segments/indices for dimension \(dim)")
                 }
             }

@@ -111,8 +111,9 @@ struct TFLiteConversionState {
             }
         }
 
-        let graph = Graph(tensors: tensors, constants: constants, nodes: nodes, inputs: inputs, outputs: outputs,
-                          metadata: metadata())
+        let graph = Graph(
+            tensors: tensors, constants: constants, nodes: nodes, inputs: inputs, outputs: outputs,
+            metadata: metadata())
         do {
             try graph.validate()
         } catch let e as BlazeError {
@@ -158,7 +159,7 @@ struct TFLiteConversionState {
             "source.name": modelName,
             "source.format": "tflite",
             "converter": TFLiteConverter.converterVersion,
-            "tflite.version": String(model.version),
+            "tflite.version": String(model.version)
         ]
         if let d = model.description, let text = Self.printable(ArraySlice(d.utf8)) {
             m["tflite.description"] = text
@@ -185,7 +186,8 @@ struct TFLiteConversionState {
     func checkedShape(_ t: Int) throws -> [Int] {
         let tensor = model.tensors[t]
         guard tensor.shape.count <= Graph.Limits.maxRank, let n = ShapeMath.elementCount(tensor.shape),
-              n <= Graph.Limits.maxElementsPerTensor else {
+            n <= Graph.Limits.maxElementsPerTensor
+        else {
             throw BlazeError(.corruptModel, "tensor \(t) '\(tensor.name)' has invalid shape \(tensor.shape)")
         }
         return tensor.shape

@@ -7,7 +7,7 @@ extension TFLiteConverter {
         "Convolution2DTransposeBias": transposeConvBias,
         "Landmarks2TransformMatrix": landmarksToTransformMatrix,
         "TransformTensorBilinear": transformTensorBilinear,
-        "TransformLandmarks": transformLandmarks,
+        "TransformLandmarks": transformLandmarks
     ]
 
     /// The translator of an operator code: a builtin's, or a custom op's by name.
@@ -79,8 +79,9 @@ extension TFLiteConverter {
         try expectVersion(c, 2)
         try c.expectInputs(2...2)
         let o = try CustomOptionsMap(c.customOptions)
-        let p = TransformTensorBilinearParams(outputHeight: try o.int("output_height", in: 1...65536),
-                                              outputWidth: try o.int("output_width", in: 1...65536))
+        let p = TransformTensorBilinearParams(
+            outputHeight: try o.int("output_height", in: 1...65536),
+            outputWidth: try o.int("output_width", in: 1...65536))
         try c.data(0); try c.data(1)
         return .transformTensorBilinear(p)
     }

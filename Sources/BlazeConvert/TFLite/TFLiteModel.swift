@@ -113,9 +113,11 @@ struct TFLiteModel: Sendable {
                 let t = try v.table(at: i)
                 let deprecated = Int32(try t.scalar(F.OperatorCode.deprecatedBuiltinCode, default: Int8(0)))
                 let builtin = try t.scalar(F.OperatorCode.builtinCode, default: Int32(0))
-                codes.append(OperatorCode(builtin: BuiltinOperator(rawValue: max(deprecated, builtin)),
-                                          customCode: try Self.string(t, F.OperatorCode.customCode, &budget),
-                                          version: Int(try t.scalar(F.OperatorCode.version, default: Int32(1)))))
+                codes.append(
+                    OperatorCode(
+                        builtin: BuiltinOperator(rawValue: max(deprecated, builtin)),
+                        customCode: try Self.string(t, F.OperatorCode.customCode, &budget),
+                        version: Int(try t.scalar(F.OperatorCode.version, default: Int32(1)))))
             }
         }
         operatorCodes = codes
@@ -139,13 +141,14 @@ struct TFLiteModel: Sendable {
                 guard shape.count <= 16 else {
                     throw BlazeError(.corruptModel, "TFLite tensor \(i) has rank \(shape.count)")
                 }
-                tensors.append(Tensor(
-                    name: try Self.string(t, F.Tensor.name, &budget) ?? "tensor_\(i)",
-                    shape: shape,
-                    type: TFLiteTensorType(rawValue: try t.scalar(F.Tensor.type, default: Int8(0))),
-                    buffer: buffers.indices.contains(buffer) ? buffer : -1,
-                    sparsity: try t.table(F.Tensor.sparsity).map { try Self.readSparsity($0, &budget) },
-                    isVariable: try t.bool(F.Tensor.isVariable, default: false)))
+                tensors.append(
+                    Tensor(
+                        name: try Self.string(t, F.Tensor.name, &budget) ?? "tensor_\(i)",
+                        shape: shape,
+                        type: TFLiteTensorType(rawValue: try t.scalar(F.Tensor.type, default: Int8(0))),
+                        buffer: buffers.indices.contains(buffer) ? buffer : -1,
+                        sparsity: try t.table(F.Tensor.sparsity).map { try Self.readSparsity($0, &budget) },
+                        isVariable: try t.bool(F.Tensor.isVariable, default: false)))
             }
         }
         self.tensors = tensors
@@ -169,12 +172,13 @@ struct TFLiteModel: Sendable {
                     throw BlazeError(.corruptModel, "TFLite operator \(i) has opcode index \(opcode) of \(codes.count)")
                 }
                 let options = try t.union(typeID: F.Operator.builtinOptionsType)
-                operators.append(Operator(
-                    opcodeIndex: opcode,
-                    inputs: try checkedTensorList(Self.ints(t, F.Operator.inputs, Int32.self, &budget), allowOmitted: true, "operator \(i) input"),
-                    outputs: try checkedTensorList(Self.ints(t, F.Operator.outputs, Int32.self, &budget), allowOmitted: false, "operator \(i) output"),
-                    optionsType: options.type, options: options.table,
-                    customOptions: try t.vector(F.Operator.customOptions, elementSize: 1)?.byteRange ?? 0..<0))
+                operators.append(
+                    Operator(
+                        opcodeIndex: opcode,
+                        inputs: try checkedTensorList(Self.ints(t, F.Operator.inputs, Int32.self, &budget), allowOmitted: true, "operator \(i) input"),
+                        outputs: try checkedTensorList(Self.ints(t, F.Operator.outputs, Int32.self, &budget), allowOmitted: false, "operator \(i) output"),
+                        optionsType: options.type, options: options.table,
+                        customOptions: try t.vector(F.Operator.customOptions, elementSize: 1)?.byteRange ?? 0..<0))
             }
         }
         self.operators = operators
@@ -241,16 +245,18 @@ struct TFLiteModel: Sendable {
                 case 1: format = .sparseCSR
                 case let f: throw BlazeError(.corruptModel, "TFLite sparsity dimension \(i) has unknown format \(f)")
                 }
-                dims.append(DimensionMetadata(
-                    format: format,
-                    denseSize: Int(try d.scalar(D.denseSize, default: Int32(0))),
-                    segments: try readIndexVector(d, typeID: D.arraySegmentsType, &budget),
-                    indices: try readIndexVector(d, typeID: D.arrayIndicesType, &budget)))
+                dims.append(
+                    DimensionMetadata(
+                        format: format,
+                        denseSize: Int(try d.scalar(D.denseSize, default: Int32(0))),
+                        segments: try readIndexVector(d, typeID: D.arraySegmentsType, &budget),
+                        indices: try readIndexVector(d, typeID: D.arrayIndicesType, &budget)))
             }
         }
-        return Sparsity(traversalOrder: try ints(t, F.traversalOrder, Int32.self, &budget),
-                        blockMap: try ints(t, F.blockMap, Int32.self, &budget),
-                        dimMetadata: dims)
+        return Sparsity(
+            traversalOrder: try ints(t, F.traversalOrder, Int32.self, &budget),
+            blockMap: try ints(t, F.blockMap, Int32.self, &budget),
+            dimMetadata: dims)
     }
 
     /// A `SparseIndexVector` union: Int32Vector (1), Uint16Vector (2) or Uint8Vector (3).

@@ -102,9 +102,11 @@ struct TFLiteTensorType: RawRepresentable, Hashable, Sendable, CustomStringConve
     static let int64 = Self(rawValue: 4)
     static let int8 = Self(rawValue: 9)
 
-    private static let names = ["FLOAT32", "FLOAT16", "INT32", "UINT8", "INT64", "STRING", "BOOL", "INT16", "COMPLEX64",
-                                "INT8", "FLOAT64", "COMPLEX128", "UINT64", "RESOURCE", "VARIANT", "UINT32", "UINT16",
-                                "INT4", "BFLOAT16"]
+    private static let names = [
+        "FLOAT32", "FLOAT16", "INT32", "UINT8", "INT64", "STRING", "BOOL", "INT16", "COMPLEX64",
+        "INT8", "FLOAT64", "COMPLEX128", "UINT64", "RESOURCE", "VARIANT", "UINT32", "UINT16",
+        "INT4", "BFLOAT16"
+    ]
 
     var name: String {
         let i = Int(rawValue)

@@ -38,7 +38,7 @@ extension TFLiteConverter {
         .sum: reduce(.sum),
         .reduceMax: reduce(.max),
         .stridedSlice: stridedSlice,
-        .transpose: transpose,
+        .transpose: transpose
     ]
 
     // MARK: Windowed ops
@@ -89,8 +89,9 @@ extension TFLiteConverter {
         guard format == 0 else {
             throw BlazeError(.unsupported, "weights format \(format == 1 ? "SHUFFLED4x16INT8" : String(format)) is not supported")
         }
-        let params = FullyConnectedParams(activation: try c.activation(o.int8(F.activation)),
-                                          keepNumDims: try o.bool(F.keepNumDims))
+        let params = FullyConnectedParams(
+            activation: try c.activation(o.int8(F.activation)),
+            keepNumDims: try o.bool(F.keepNumDims))
         try c.data(0); try c.data(1); c.optionalData(2)
         return .fullyConnected(params)
     }
@@ -209,8 +210,10 @@ extension TFLiteConverter {
             throw BlazeError(.unsupported, "align_corners together with half_pixel_centers is not supported")
         }
         try c.data(0)
-        return .resizeBilinear(ResizeBilinearParams(height: size[0], width: size[1], alignCorners: alignCorners,
-                                                    halfPixelCenters: halfPixel))
+        return .resizeBilinear(
+            ResizeBilinearParams(
+                height: size[0], width: size[1], alignCorners: alignCorners,
+                halfPixelCenters: halfPixel))
     }
 
     @Sendable static func depthToSpace(_ c: inout TranslationContext) throws -> Op {
@@ -241,10 +244,11 @@ extension TFLiteConverter {
         let begin = try c.ints(1, "begin"), end = try c.ints(2, "end")
         let strides = c.optionalTensor(3) == nil ? Array(repeating: 1, count: begin.count) : try c.ints(3, "strides")
         try c.data(0)
-        return .stridedSlice(StridedSliceParams(
-            begin: begin, end: end, strides: strides,
-            beginMask: try o.int32(F.beginMask), endMask: try o.int32(F.endMask),
-            shrinkAxisMask: try o.int32(F.shrinkAxisMask), offset: try o.bool(F.offset)))
+        return .stridedSlice(
+            StridedSliceParams(
+                begin: begin, end: end, strides: strides,
+                beginMask: try o.int32(F.beginMask), endMask: try o.int32(F.endMask),
+                shrinkAxisMask: try o.int32(F.shrinkAxisMask), offset: try o.bool(F.offset)))
     }
 
     @Sendable static func transpose(_ c: inout TranslationContext) throws -> Op {

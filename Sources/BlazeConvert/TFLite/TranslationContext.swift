@@ -22,7 +22,9 @@ struct TranslationContext {
     /// Throws unless the operator has between `range.lowerBound` and `range.upperBound` input slots.
     func expectInputs(_ range: ClosedRange<Int>) throws {
         guard range.contains(op.inputs.count) else {
-            throw BlazeError(.corruptModel, "has \(op.inputs.count) inputs, expected \(range.lowerBound == range.upperBound ? "\(range.lowerBound)" : "\(range.lowerBound)–\(range.upperBound)")")
+            throw BlazeError(
+                .corruptModel, "has \(op.inputs.count) inputs, expected \(range.lowerBound == range.upperBound ? "\(range.lowerBound)" : "\(range.lowerBound)–\(range.upperBound)")"
+            )
         }
     }
 

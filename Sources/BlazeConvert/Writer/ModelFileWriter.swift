@@ -64,8 +64,9 @@ public enum ModelFileWriter {
         init(_ constants: [Constant]) throws {
             for (i, c) in constants.enumerated() {
                 guard c.shape.count <= Graph.Limits.maxRank,
-                      c.shape.allSatisfy({ $0 <= ModelFile.Layout.maxDimension }),
-                      let n = ShapeMath.elementCount(c.shape), n <= Graph.Limits.maxElementsPerTensor else {
+                    c.shape.allSatisfy({ $0 <= ModelFile.Layout.maxDimension }),
+                    let n = ShapeMath.elementCount(c.shape), n <= Graph.Limits.maxElementsPerTensor
+                else {
                     throw BlazeError(.invalidInput, "constant \(i) has an unsupported shape \(c.shape)")
                 }
                 guard n == c.values.count else {

@@ -12,7 +12,9 @@ extension ZipArchive {
             throw BlazeError(.unsupported, "\(label) is encrypted; encrypted zip entries are not supported")
         }
         guard entry.method == 0 || entry.method == 8 else {
-            throw BlazeError(.unsupported, "zip entry '\(entry.name)' uses compression method \(entry.method) (\(ZipEntry.methodName(entry.method))); only 0 (stored) and 8 (deflate) are supported")
+            throw BlazeError(
+                .unsupported,
+                "zip entry '\(entry.name)' uses compression method \(entry.method) (\(ZipEntry.methodName(entry.method))); only 0 (stored) and 8 (deflate) are supported")
         }
         guard entry.uncompressedSize >= 0, entry.uncompressedSize <= Self.maximumEntrySize else {
             throw BlazeError(.unsupported, "\(label) declares \(entry.uncompressedSize) uncompressed bytes, more than the \(Self.maximumEntrySize)-byte limit")
@@ -22,13 +24,16 @@ extension ZipArchive {
         let output: [UInt8]
         if entry.method == 0 {
             guard entry.compressedSize == entry.uncompressedSize else {
-                throw BlazeError(.corruptModel, "\(label) is stored but its compressed size (\(entry.compressedSize)) differs from its uncompressed size (\(entry.uncompressedSize))")
+                throw BlazeError(
+                    .corruptModel, "\(label) is stored but its compressed size (\(entry.compressedSize)) differs from its uncompressed size (\(entry.uncompressedSize))")
             }
             output = Array(bytes[range])
         } else {
             // Deflate's best case is 2 bits per 258-byte match: 1032 output bytes per input byte.
             guard let bound = ZipBytes.multiply(entry.compressedSize, 1032), entry.uncompressedSize <= bound else {
-                throw BlazeError(.corruptModel, "\(label) declares \(entry.uncompressedSize) uncompressed bytes from \(entry.compressedSize) deflated bytes, beyond deflate's maximum ratio of 1032")
+                throw BlazeError(
+                    .corruptModel,
+                    "\(label) declares \(entry.uncompressedSize) uncompressed bytes from \(entry.compressedSize) deflated bytes, beyond deflate's maximum ratio of 1032")
             }
             do {
                 output = try bytes.withUnsafeBufferPointer { all in
@@ -41,7 +46,9 @@ extension ZipArchive {
         }
         let crc = ZipCRC32.checksum(output)
         guard crc == entry.crc32 else {
-            throw BlazeError(.corruptModel, "\(label): CRC-32 mismatch, the extracted \(output.count) bytes have \(ZipBytes.hex(crc)) but the central directory says \(ZipBytes.hex(entry.crc32))")
+            throw BlazeError(
+                .corruptModel,
+                "\(label): CRC-32 mismatch, the extracted \(output.count) bytes have \(ZipBytes.hex(crc)) but the central directory says \(ZipBytes.hex(entry.crc32))")
         }
         return output
     }
@@ -61,9 +68,10 @@ extension ZipArchive {
         let extraLength = Int(ZipBytes.u16(bytes, offset + 28) ?? 0)
         let nameStart = offset + Self.localHeaderSize  // cannot overflow: checked by contains
         guard let localName = ZipBytes.string(bytes, nameStart, count: nameLength),
-              let start = ZipBytes.add(nameStart, nameLength + extraLength)
+            let start = ZipBytes.add(nameStart, nameLength + extraLength)
         else {
-            throw BlazeError(.corruptModel, "\(label): the local header's name and extra field (\(nameLength + extraLength) bytes) run past the end of the archive (\(bytes.count) bytes)")
+            throw BlazeError(
+                .corruptModel, "\(label): the local header's name and extra field (\(nameLength + extraLength) bytes) run past the end of the archive (\(bytes.count) bytes)")
         }
         guard localName == entry.name else {
             throw BlazeError(.corruptModel, "\(label): the local header names '\(localName)', the central directory '\(entry.name)'")
@@ -71,6 +79,6 @@ extension ZipArchive {
         guard ZipBytes.contains(bytes, start, count: entry.compressedSize) else {
             throw BlazeError(.corruptModel, "\(label): its \(entry.compressedSize) bytes of data at offset \(start) run past the end of the archive (\(bytes.count) bytes)")
         }
-        return start ..< start + entry.compressedSize
+        return start..<start + entry.compressedSize
     }
 }

@@ -69,7 +69,10 @@ public struct ZipArchive: Sendable {
             throw BlazeError(.unsupported, "ZIP64 archives are not supported (end record at offset \(eocd) holds ZIP64 marker values)")
         }
         if thisDisk != 0 || cdDisk != 0 || entriesOnDisk != totalEntries {
-            throw BlazeError(.unsupported, "multi-disk (spanned) zip archives are not supported (end record at offset \(eocd): disk \(thisDisk), central directory on disk \(cdDisk), \(entriesOnDisk) of \(totalEntries) entries on this disk)")
+            throw BlazeError(
+                .unsupported,
+                "multi-disk (spanned) zip archives are not supported (end record at offset \(eocd): disk \(thisDisk), central directory on disk \(cdDisk), \(entriesOnDisk) of \(totalEntries) entries on this disk)"
+            )
         }
 
         let cdSize = Int(cdSize32), cdOffset = Int(cdOffset32)
@@ -77,7 +80,8 @@ public struct ZipArchive: Sendable {
             throw BlazeError(.corruptModel, "central directory size \(cdSize) is larger than the \(eocd) bytes before the end record at offset \(eocd)")
         }
         guard let prefix = ZipBytes.subtract(cdStart, cdOffset), prefix >= 0 else {
-            throw BlazeError(.corruptModel, "end record at offset \(eocd) says the central directory (\(cdSize) bytes) starts at offset \(cdOffset), past where it must start (\(cdStart))")
+            throw BlazeError(
+                .corruptModel, "end record at offset \(eocd) says the central directory (\(cdSize) bytes) starts at offset \(cdOffset), past where it must start (\(cdStart))")
         }
         guard let minimum = ZipBytes.multiply(Int(totalEntries), Self.centralHeaderSize), minimum <= cdSize else {
             throw BlazeError(.corruptModel, "end record at offset \(eocd) declares \(totalEntries) entries, which cannot fit in a \(cdSize)-byte central directory")
@@ -117,7 +121,7 @@ public struct ZipArchive: Sendable {
         var entries: [ZipEntry] = []
         entries.reserveCapacity(count)
         var p = start
-        for index in 0 ..< count {
+        for index in 0..<count {
             let here = "central directory record #\(index) at offset \(p)"
             guard let fixedEnd = ZipBytes.add(p, centralHeaderSize), fixedEnd <= end else {
                 throw BlazeError(.corruptModel, "\(here) runs past the end of the central directory (offset \(end)); \(count) entries were declared")
@@ -137,7 +141,7 @@ public struct ZipArchive: Sendable {
             let rawOffset = ZipBytes.u32(bytes, p + 42) ?? 0
             let variable = nameLength + extraLength + commentLength  // ≤ 3 × 65535
             guard let next = ZipBytes.add(fixedEnd, variable), next <= end,
-                  let name = ZipBytes.string(bytes, fixedEnd, count: nameLength)
+                let name = ZipBytes.string(bytes, fixedEnd, count: nameLength)
             else {
                 throw BlazeError(.corruptModel, "\(here): name/extra/comment (\(variable) bytes) run past the end of the central directory (offset \(end))")
             }
@@ -147,9 +151,10 @@ public struct ZipArchive: Sendable {
             guard let localOffset = ZipBytes.add(Int(rawOffset), prefix) else {
                 throw BlazeError(.corruptModel, "zip entry '\(name)' (\(here)): local header offset overflows")
             }
-            entries.append(ZipEntry(
-                name: name, method: method, flags: flags, compressedSize: Int(csize),
-                uncompressedSize: Int(usize), crc32: crc, localHeaderOffset: localOffset))
+            entries.append(
+                ZipEntry(
+                    name: name, method: method, flags: flags, compressedSize: Int(csize),
+                    uncompressedSize: Int(usize), crc32: crc, localHeaderOffset: localOffset))
             p = next
         }
         return entries

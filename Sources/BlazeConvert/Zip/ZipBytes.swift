@@ -43,7 +43,7 @@ enum ZipBytes {
     /// `count` bytes at `offset` as a string (lossy UTF-8), or nil when out of bounds.
     static func string(_ bytes: [UInt8], _ offset: Int, count: Int) -> String? {
         guard contains(bytes, offset, count: count) else { return nil }
-        return String(decoding: bytes[offset ..< offset + count], as: UTF8.self)
+        return String(decoding: bytes[offset..<offset + count], as: UTF8.self)
     }
 
     /// Hex formatting for signatures and CRCs in messages.

@@ -4,13 +4,13 @@ enum ZipCRC32 {
     /// `tables[k * 256 + b]`: the CRC of byte `b` followed by `k` zero bytes.
     static let tables: [UInt32] = {
         var t = [UInt32](repeating: 0, count: 8 * 256)
-        for b in 0 ..< 256 {
+        for b in 0..<256 {
             var c = UInt32(b)
-            for _ in 0 ..< 8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
+            for _ in 0..<8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
             t[b] = c
         }
-        for k in 1 ..< 8 {
-            for b in 0 ..< 256 {
+        for k in 1..<8 {
+            for b in 0..<256 {
                 let prev = t[(k - 1) * 256 + b]
                 t[k * 256 + b] = (prev >> 8) ^ t[Int(prev & 0xFF)]
             }
@@ -33,7 +33,8 @@ enum ZipCRC32 {
             while i &+ 8 <= n {
                 let lo = UInt32(littleEndian: p.loadUnaligned(fromByteOffset: i, as: UInt32.self)) ^ c
                 let hi = UInt32(littleEndian: p.loadUnaligned(fromByteOffset: i &+ 4, as: UInt32.self))
-                c = t[7 &* 256 &+ Int(lo & 0xFF)] ^ t[6 &* 256 &+ Int((lo >> 8) & 0xFF)]
+                c =
+                    t[7 &* 256 &+ Int(lo & 0xFF)] ^ t[6 &* 256 &+ Int((lo >> 8) & 0xFF)]
                     ^ t[5 &* 256 &+ Int((lo >> 16) & 0xFF)] ^ t[4 &* 256 &+ Int(lo >> 24)]
                     ^ t[3 &* 256 &+ Int(hi & 0xFF)] ^ t[2 &* 256 &+ Int((hi >> 8) & 0xFF)]
                     ^ t[1 &* 256 &+ Int((hi >> 16) & 0xFF)] ^ t[Int(hi >> 24)]

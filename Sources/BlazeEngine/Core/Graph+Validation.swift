@@ -57,7 +57,8 @@ extension Graph {
                 throw e.within(context)
             }
             guard inferred == tensors[out].shape else {
-                throw BlazeError(.shapeMismatch, "output '\(tensors[out].name)' declared \(ShapeMath.describe(tensors[out].shape)), inferred \(ShapeMath.describe(inferred))", context: context)
+                throw BlazeError(
+                    .shapeMismatch, "output '\(tensors[out].name)' declared \(ShapeMath.describe(tensors[out].shape)), inferred \(ShapeMath.describe(inferred))", context: context)
             }
             available[out] = true
         }

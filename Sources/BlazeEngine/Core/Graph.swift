@@ -14,8 +14,10 @@ public struct Graph: Sendable, Equatable {
     /// Free-form key/value metadata (source file, its sha256, converter version…), sorted by key when written.
     public var metadata: [String: String]
 
-    public init(tensors: [TensorDescriptor], constants: [Constant], nodes: [Node], inputs: [Int], outputs: [Int],
-                metadata: [String: String] = [:]) {
+    public init(
+        tensors: [TensorDescriptor], constants: [Constant], nodes: [Node], inputs: [Int], outputs: [Int],
+        metadata: [String: String] = [:]
+    ) {
         self.tensors = tensors; self.constants = constants; self.nodes = nodes
         self.inputs = inputs; self.outputs = outputs; self.metadata = metadata
     }

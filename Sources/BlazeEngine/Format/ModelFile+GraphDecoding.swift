@@ -125,11 +125,11 @@ extension ModelFile {
             switch storage {
             case .float32:
                 #if _endian(little)
-                UnsafeMutableRawBufferPointer(buffer).copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + 4 * count)]))
+                    UnsafeMutableRawBufferPointer(buffer).copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + 4 * count)]))
                 #else
-                for i in 0..<count {
-                    buffer[i] = Float(bitPattern: UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset + 4 * i, as: UInt32.self)))
-                }
+                    for i in 0..<count {
+                        buffer[i] = Float(bitPattern: UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset + 4 * i, as: UInt32.self)))
+                    }
                 #endif
             case .float16:
                 for i in 0..<count {

@@ -67,8 +67,10 @@ extension Op {
             }
             w.u8(p.padding.rawValue); w.u8(p.activation.rawValue)
         case .depthwiseConv2D(let p):
-            for (v, what) in [(p.strideH, "strideH"), (p.strideW, "strideW"), (p.dilationH, "dilationH"), (p.dilationW, "dilationW"),
-                              (p.depthMultiplier, "depthMultiplier")] {
+            for (v, what) in [
+                (p.strideH, "strideH"), (p.strideW, "strideW"), (p.dilationH, "dilationH"), (p.dilationW, "dilationW"),
+                (p.depthMultiplier, "depthMultiplier")
+            ] {
                 try w.i32(v, "\(name) \(what)")
             }
             w.u8(p.padding.rawValue); w.u8(p.activation.rawValue)
@@ -178,8 +180,10 @@ extension Op {
             let m = try c.i32("DEPTHWISE_CONV_2D depthMultiplier", in: windowRange)
             let padding = try c.enumeration(Padding.self, "DEPTHWISE_CONV_2D padding")
             let activation = try c.enumeration(Activation.self, "DEPTHWISE_CONV_2D activation")
-            return .depthwiseConv2D(DepthwiseConv2DParams(strideH: sh, strideW: sw, dilationH: dh, dilationW: dw,
-                                                          depthMultiplier: m, padding: padding, activation: activation))
+            return .depthwiseConv2D(
+                DepthwiseConv2DParams(
+                    strideH: sh, strideW: sw, dilationH: dh, dilationW: dw,
+                    depthMultiplier: m, padding: padding, activation: activation))
         case 2:
             let activation = try c.enumeration(Activation.self, "FULLY_CONNECTED activation")
             return .fullyConnected(FullyConnectedParams(activation: activation, keepNumDims: try c.bool("FULLY_CONNECTED keepNumDims")))
@@ -239,8 +243,10 @@ extension Op {
             }
             let beginMask = try c.i32("STRIDED_SLICE beginMask"), endMask = try c.i32("STRIDED_SLICE endMask")
             let shrink = try c.i32("STRIDED_SLICE shrinkAxisMask"), offset = try c.bool("STRIDED_SLICE offset")
-            return .stridedSlice(StridedSliceParams(begin: begin, end: end, strides: strides, beginMask: beginMask,
-                                                    endMask: endMask, shrinkAxisMask: shrink, offset: offset))
+            return .stridedSlice(
+                StridedSliceParams(
+                    begin: begin, end: end, strides: strides, beginMask: beginMask,
+                    endMask: endMask, shrinkAxisMask: shrink, offset: offset))
         case 15:
             let rank = try c.count("TRANSPOSE rank", max: maxRank, minBytesEach: 4)
             var perm: [Int] = []
@@ -260,9 +266,10 @@ extension Op {
             guard n >= 1 else { throw c.error("\(what) subset is empty") }
             var subset: [Int] = []
             for i in 0..<n { subset.append(try c.i32("\(what) subset[\(i)]", in: 0...(1 << 20))) }
-            return .landmarksToTransformMatrix(LandmarksToTransformMatrixParams(
-                leftRotationIndex: left, rightRotationIndex: right, targetRotationRadians: target,
-                outputHeight: h, outputWidth: w, scaleX: sx, scaleY: sy, subset: subset))
+            return .landmarksToTransformMatrix(
+                LandmarksToTransformMatrixParams(
+                    leftRotationIndex: left, rightRotationIndex: right, targetRotationRadians: target,
+                    outputHeight: h, outputWidth: w, scaleX: sx, scaleY: sy, subset: subset))
         case 18:
             let h = try c.i32("TRANSFORM_TENSOR_BILINEAR outputHeight", in: windowRange)
             let w = try c.i32("TRANSFORM_TENSOR_BILINEAR outputWidth", in: windowRange)

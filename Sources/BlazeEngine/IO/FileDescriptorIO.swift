@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// `write(2)` until every byte is out: the one loop behind the output transaction
@@ -14,9 +14,9 @@ public enum FileDescriptorIO {
         var done = 0
         while done < bytes.count {
             #if canImport(Glibc)
-            let n = Glibc.write(fd, base + done, bytes.count - done)
+                let n = Glibc.write(fd, base + done, bytes.count - done)
             #else
-            let n = Darwin.write(fd, base + done, bytes.count - done)
+                let n = Darwin.write(fd, base + done, bytes.count - done)
             #endif
             if n < 0 {
                 if errno == EINTR { continue }

@@ -54,7 +54,8 @@ public struct NPYArray: Sendable, Equatable {
             throw fail("expected a shape tuple in the .npy header, got \(fields["shape"].map { "\($0)" } ?? "none")")
         }
         guard let count = ShapeMath.elementCount(shape), count <= (bytes.count - headerStart - headerLength) / 4,
-              count * 4 == bytes.count - headerStart - headerLength else {
+            count * 4 == bytes.count - headerStart - headerLength
+        else {
             throw fail("expected \(ShapeMath.describe(shape)) float32 data, got \(bytes.count - headerStart - headerLength) data bytes")
         }
         let dataStart = headerStart + headerLength
@@ -124,7 +125,9 @@ enum NPYHeader {
             p.skipSpaces()
             fields[key] = try p.value()
             p.skipSpaces()
-            if p.consume(",") { p.skipSpaces() } else {
+            if p.consume(",") {
+                p.skipSpaces()
+            } else {
                 try p.expect("}")
                 break
             }
@@ -185,7 +188,9 @@ enum NPYHeader {
                     guard let v = Int(digits) else { throw fail("expected a non-negative integer dimension") }
                     dims.append(v)
                     skipSpaces()
-                    if consume(",") { commas += 1; skipSpaces() } else {
+                    if consume(",") {
+                        commas += 1; skipSpaces()
+                    } else {
                         try expect(")")
                         break
                     }

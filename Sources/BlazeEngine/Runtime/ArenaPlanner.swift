@@ -70,9 +70,12 @@ struct ArenaPlan {
                 // Prefer the operand written earliest: in a residual block that is the block input
                 // (the fused conv then adds it in place: one stream through memory instead of two),
                 // and it keeps the conv's result apart from the conv's input (see FusionPlan).
-                let candidates = node.op == .prelu ? [0] : node.inputs.indices.sorted { a, b in
-                    (first[node.inputs[a]], a) < (first[node.inputs[b]], b)
-                }
+                let candidates =
+                    node.op == .prelu
+                    ? [0]
+                    : node.inputs.indices.sorted { a, b in
+                        (first[node.inputs[a]], a) < (first[node.inputs[b]], b)
+                    }
                 for k in candidates {
                     let t = node.inputs[k], g = group[t]
                     guard isPlanned(t), groupLast[g] == step, Self.sameIndexing(graph.tensors[t].shape, outShape) else { continue }

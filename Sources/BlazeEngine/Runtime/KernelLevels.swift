@@ -1,14 +1,14 @@
 #if canImport(BlazeKernels)
-import BlazeKernels
+    import BlazeKernels
 #endif
 #if canImport(BlazeKernelsAVX2)
-import BlazeKernelsAVX2
+    import BlazeKernelsAVX2
 #endif
 #if canImport(BlazeKernelsAVX512)
-import BlazeKernelsAVX512
+    import BlazeKernelsAVX512
 #endif
 #if canImport(BlazeKernelsNEON)
-import BlazeKernelsNEON
+    import BlazeKernelsNEON
 #endif
 
 /// The kernel module of each ISA level built into this binary, and the one the engine uses.
@@ -19,16 +19,16 @@ public enum KernelLevels {
     public static var built: [ISALevel] {
         var levels: [ISALevel] = []
         #if canImport(BlazeKernels)
-        levels.append(.baseline)
+            levels.append(.baseline)
         #endif
         #if canImport(BlazeKernelsAVX2)
-        levels.append(.avx2)
+            levels.append(.avx2)
         #endif
         #if canImport(BlazeKernelsAVX512)
-        levels.append(.avx512)
+            levels.append(.avx512)
         #endif
         #if canImport(BlazeKernelsNEON)
-        levels.append(.neon)
+            levels.append(.neon)
         #endif
         return levels
     }
@@ -49,16 +49,16 @@ public enum KernelLevels {
         }
         switch level {
         #if canImport(BlazeKernels)
-        case .baseline: return BlazeKernels.LevelKernels.self
+            case .baseline: return BlazeKernels.LevelKernels.self
         #endif
         #if canImport(BlazeKernelsAVX2)
-        case .avx2: return BlazeKernelsAVX2.LevelKernels.self
+            case .avx2: return BlazeKernelsAVX2.LevelKernels.self
         #endif
         #if canImport(BlazeKernelsAVX512)
-        case .avx512: return BlazeKernelsAVX512.LevelKernels.self
+            case .avx512: return BlazeKernelsAVX512.LevelKernels.self
         #endif
         #if canImport(BlazeKernelsNEON)
-        case .neon: return BlazeKernelsNEON.LevelKernels.self
+            case .neon: return BlazeKernelsNEON.LevelKernels.self
         #endif
         default:
             throw BlazeError(.unsupportedISA, "this build has no \(level) kernels; it has: \(built.map(\.rawValue).joined(separator: ", "))")

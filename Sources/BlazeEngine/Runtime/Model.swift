@@ -96,8 +96,10 @@ extension Model {
     /// FLOPs of one run: 2 × multiply-accumulates of conv, depthwise conv and fully connected ops.
     public var flops: Int {
         graph.nodes.reduce(0) { acc, node in
-            acc + 2 * node.op.multiplyAccumulates(inputs: node.inputs.map { graph.tensors[$0].shape },
-                                                  output: graph.tensors[node.outputs[0]].shape)
+            acc + 2
+                * node.op.multiplyAccumulates(
+                    inputs: node.inputs.map { graph.tensors[$0].shape },
+                    output: graph.tensors[node.outputs[0]].shape)
         }
     }
 

@@ -23,7 +23,8 @@ final class PackedKernelCache: @unchecked Sendable {
     private var kernels: [Key: Any] = [:]
 
     static func key(node: Int, fusion: ConvFusion?, fold: PadFolding.Fold?) -> Key {
-        Key(node: node, activation: fusion?.activation?.rawValue ?? 255,
+        Key(
+            node: node, activation: fusion?.activation?.rawValue ?? 255,
             residualActivation: fusion?.residualActivation.rawValue ?? 0,
             residualChannels: fusion?.residualChannels ?? -1,
             prelu: fusion?.prelu.map { UInt(bitPattern: $0) } ?? 0,

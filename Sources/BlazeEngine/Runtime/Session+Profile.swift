@@ -27,8 +27,9 @@ extension Session {
         }
         return (0..<count).map { i in
             let sorted = samples[i].sorted()
-            return StepTiming(node: i, op: graph.nodes[i].op.name, outputShape: graph.tensors[graph.nodes[i].outputs[0]].shape,
-                              medianMs: sorted[sorted.count / 2])
+            return StepTiming(
+                node: i, op: graph.nodes[i].op.name, outputShape: graph.tensors[graph.nodes[i].outputs[0]].shape,
+                medianMs: sorted[sorted.count / 2])
         }
     }
 

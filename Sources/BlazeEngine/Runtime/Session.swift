@@ -86,10 +86,12 @@ public final class Session {
                     planned.append(.none); continue
                 }
                 do {
-                    planned.append(try PlannedStep.make(node.op, inputs: inputs, output: output,
-                                                        scratch: scratchCount > 0 ? scratch.pointer : nil, threads: threads,
-                                                        fusion: fused?.fusion, foldedPad: fold,
-                                                        level: model.levelKernels, kernels: (model.packedKernels, index)))
+                    planned.append(
+                        try PlannedStep.make(
+                            node.op, inputs: inputs, output: output,
+                            scratch: scratchCount > 0 ? scratch.pointer : nil, threads: threads,
+                            fusion: fused?.fusion, foldedPad: fold,
+                            level: model.levelKernels, kernels: (model.packedKernels, index)))
                 } catch {
                     preconditionFailure("Session: validated graph failed to plan \(node.op.name): \(error)")
                 }

@@ -39,11 +39,13 @@ public final class WorkerPool: @unchecked Sendable {
         for index in 0..<(self.threadCount - 1) {
             let context = Unmanaged.passRetained(WorkerContext(state: state, index: index + 1)).toOpaque()
             var thread = pthread_t()
-            let rc = pthread_create(&thread, nil, { raw in
-                let context = Unmanaged<WorkerContext>.fromOpaque(raw!).takeRetainedValue()
-                WorkerPool.workerMain(context.state, thread: context.index)
-                return nil
-            }, context)
+            let rc = pthread_create(
+                &thread, nil,
+                { raw in
+                    let context = Unmanaged<WorkerContext>.fromOpaque(raw!).takeRetainedValue()
+                    WorkerPool.workerMain(context.state, thread: context.index)
+                    return nil
+                }, context)
             precondition(rc == 0, "WorkerPool: pthread_create failed (\(rc))")
             threads.append(thread)
         }
@@ -67,15 +69,17 @@ public final class WorkerPool: @unchecked Sendable {
         }
         precondition(taskCount < 1 << 31, "WorkerPool: too many tasks")
         let s = state
-        precondition(s.inUse.exchange(true, ordering: .acquiring) == false,
-                     "WorkerPool.run called concurrently or from inside a task")
+        precondition(
+            s.inUse.exchange(true, ordering: .acquiring) == false,
+            "WorkerPool.run called concurrently or from inside a task")
         let tag = PoolState.tag(s.generation.load(ordering: .relaxed) &+ 1)
         s.slot.pointee = job
         s.jobInfo.store(tag << 32 | UInt64(taskCount), ordering: .relaxed)
         s.remaining.store(taskCount, ordering: .relaxed)
         for i in 0..<threadCount {
-            s.counters[i].next.store(tag << 32 | UInt64(WorkerPool.part(i, of: threadCount, count: taskCount).lowerBound),
-                                     ordering: .relaxed)
+            s.counters[i].next.store(
+                tag << 32 | UInt64(WorkerPool.part(i, of: threadCount, count: taskCount).lowerBound),
+                ordering: .relaxed)
         }
         s.publish()
         PoolState.work(s, thread: 0, tag: tag)

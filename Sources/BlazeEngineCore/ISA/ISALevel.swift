@@ -30,15 +30,15 @@ public enum ISALevel: String, Sendable, CaseIterable, Comparable, CustomStringCo
     /// The levels this CPU can run, lowest first (from CPUID, not /proc/cpuinfo).
     public static let supported: [ISALevel] = {
         #if arch(x86_64)
-        let bits = featureBits
-        var levels: [ISALevel] = [.baseline]
-        if bits & 2 != 0 { levels.append(.avx2) }
-        if bits & 4 != 0 { levels.append(.avx512) }
-        return levels
+            let bits = featureBits
+            var levels: [ISALevel] = [.baseline]
+            if bits & 2 != 0 { levels.append(.avx2) }
+            if bits & 4 != 0 { levels.append(.avx512) }
+            return levels
         #elseif arch(arm64)
-        return [.neon]
+            return [.neon]
         #else
-        return [.baseline]
+            return [.baseline]
         #endif
     }()
 
@@ -48,9 +48,9 @@ public enum ISALevel: String, Sendable, CaseIterable, Comparable, CustomStringCo
     /// The CPU's raw feature bits (see `blaze_cpu_feature_bits`), read once.
     static let featureBits: UInt32 = {
         #if arch(x86_64)
-        return blaze_cpu_feature_bits()
+            return blaze_cpu_feature_bits()
         #else
-        return 0
+            return 0
         #endif
     }()
 
@@ -84,15 +84,15 @@ public enum CPUInfo {
     /// CPUID's brand string, e.g. "AMD EPYC 7B13 64-Core Processor" ("unknown" if unavailable).
     public static let brand: String = {
         #if arch(x86_64)
-        var buffer = [CChar](repeating: 0, count: 49)
-        buffer.withUnsafeMutableBufferPointer { p in
-            p.baseAddress!.withMemoryRebound(to: CChar.self, capacity: 49) { blaze_cpu_brand($0) }
-        }
-        let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
-        let s = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespaces)
-        return s.isEmpty ? "unknown" : s
+            var buffer = [CChar](repeating: 0, count: 49)
+            buffer.withUnsafeMutableBufferPointer { p in
+                p.baseAddress!.withMemoryRebound(to: CChar.self, capacity: 49) { blaze_cpu_brand($0) }
+            }
+            let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+            let s = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespaces)
+            return s.isEmpty ? "unknown" : s
         #else
-        return "unknown"
+            return "unknown"
         #endif
     }()
 }

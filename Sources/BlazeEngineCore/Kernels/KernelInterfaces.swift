@@ -80,7 +80,9 @@ package struct ConvTileShape: Sendable, Equatable {
     /// `count` shapes from `shape(i)` (lets a level module list its shapes without specialising
     /// array code on this type itself).
     package static func list(count: Int, _ shape: (Int) -> (rows: Int, maxVectors: Int)) -> [ConvTileShape] {
-        (0..<count).map { let s = shape($0); return ConvTileShape(rows: s.rows, maxVectors: s.maxVectors) }
+        (0..<count).map {
+            let s = shape($0); return ConvTileShape(rows: s.rows, maxVectors: s.maxVectors)
+        }
     }
 }
 
@@ -100,30 +102,39 @@ package protocol ISAKernelSet {
 
     /// CONV_2D. `filter` OHWI, `bias` `[O]`, `prelu` `[O]` alpha of a fused PRELU; `tile` forces
     /// one of `convTiles` (benchmarks, tests).
-    static func conv(params: Conv2DParams, geometry: ConvGeometry, filter: UnsafePointer<Float>, bias: UnsafePointer<Float>?,
-                     prelu: UnsafePointer<Float>?, residualActivation: Activation, residualChannels: Int?,
-                     backend: ConvBackend, tile: ConvTileShape?) -> any ConvKernel
+    static func conv(
+        params: Conv2DParams, geometry: ConvGeometry, filter: UnsafePointer<Float>, bias: UnsafePointer<Float>?,
+        prelu: UnsafePointer<Float>?, residualActivation: Activation, residualChannels: Int?,
+        backend: ConvBackend, tile: ConvTileShape?
+    ) -> any ConvKernel
     /// FULLY_CONNECTED over `rows` rows: `weights` `[O, I]`.
-    static func fullyConnected(params: FullyConnectedParams, rows: Int, inputSize: Int, outputSize: Int,
-                               weights: UnsafePointer<Float>, bias: UnsafePointer<Float>?, backend: ConvBackend) -> any ConvKernel
+    static func fullyConnected(
+        params: FullyConnectedParams, rows: Int, inputSize: Int, outputSize: Int,
+        weights: UnsafePointer<Float>, bias: UnsafePointer<Float>?, backend: ConvBackend
+    ) -> any ConvKernel
     /// DEPTHWISE_CONV_2D. `filter` `[1, KH, KW, C·M]`.
-    static func depthwise(params: DepthwiseConv2DParams, geometry: ConvGeometry, filter: UnsafePointer<Float>,
-                          bias: UnsafePointer<Float>?, prelu: UnsafePointer<Float>?, residualActivation: Activation,
-                          tilePixels: Int?) -> any DepthwiseKernel
+    static func depthwise(
+        params: DepthwiseConv2DParams, geometry: ConvGeometry, filter: UnsafePointer<Float>,
+        bias: UnsafePointer<Float>?, prelu: UnsafePointer<Float>?, residualActivation: Activation,
+        tilePixels: Int?
+    ) -> any DepthwiseKernel
     /// MAX_POOL_2D / AVERAGE_POOL_2D.
     static func pool(params: Pool2DParams, geometry: ConvGeometry, average: Bool) -> any RowKernel
     /// RESIZE_BILINEAR of an `[N, H, W, C]` input (bit-identical to the reference kernel).
     static func resizeBilinear(params: ResizeBilinearParams, inputShape: [Int]) -> any RowKernel
 
     /// `out[i] = act(a[i] + b[i])` for `i ∈ range`.
-    static func add(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>,
-                    activation: Activation, range: Range<Int>)
+    static func add(
+        _ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>,
+        activation: Activation, range: Range<Int>)
     /// ADD + activation, then per-channel PReLU over `[pixels, channels]`.
-    static func addPrelu(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, alpha: UnsafePointer<Float>, channels: Int,
-                         output: UnsafeMutablePointer<Float>, activation: Activation, pixels: Range<Int>)
+    static func addPrelu(
+        _ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, alpha: UnsafePointer<Float>, channels: Int,
+        output: UnsafeMutablePointer<Float>, activation: Activation, pixels: Range<Int>)
     /// Per-channel PReLU over `[pixels, channels]`.
-    static func prelu(input: UnsafePointer<Float>, alpha: UnsafePointer<Float>, channels: Int,
-                      output: UnsafeMutablePointer<Float>, pixels: Range<Int>)
+    static func prelu(
+        input: UnsafePointer<Float>, alpha: UnsafePointer<Float>, channels: Int,
+        output: UnsafeMutablePointer<Float>, pixels: Range<Int>)
 
     /// Self-test of the partial (channel-tail) vector loads and stores of every vector width this
     /// level uses: each must touch exactly `count` lanes. Returns the number of wrong lanes (0:
@@ -164,18 +175,24 @@ extension RowKernel {
 }
 
 extension ISAKernelSet {
-    package static func conv(params: Conv2DParams, geometry: ConvGeometry, filter: UnsafePointer<Float>, bias: UnsafePointer<Float>?,
-                            prelu: UnsafePointer<Float>? = nil, residualActivation: Activation = .none,
-                            residualChannels: Int? = nil, backend: ConvBackend = .automatic) -> any ConvKernel {
-        conv(params: params, geometry: geometry, filter: filter, bias: bias, prelu: prelu, residualActivation: residualActivation,
-             residualChannels: residualChannels, backend: backend, tile: nil)
+    package static func conv(
+        params: Conv2DParams, geometry: ConvGeometry, filter: UnsafePointer<Float>, bias: UnsafePointer<Float>?,
+        prelu: UnsafePointer<Float>? = nil, residualActivation: Activation = .none,
+        residualChannels: Int? = nil, backend: ConvBackend = .automatic
+    ) -> any ConvKernel {
+        conv(
+            params: params, geometry: geometry, filter: filter, bias: bias, prelu: prelu, residualActivation: residualActivation,
+            residualChannels: residualChannels, backend: backend, tile: nil)
     }
 
-    package static func depthwise(params: DepthwiseConv2DParams, geometry: ConvGeometry, filter: UnsafePointer<Float>,
-                                 bias: UnsafePointer<Float>?, prelu: UnsafePointer<Float>? = nil,
-                                 residualActivation: Activation = .none) -> any DepthwiseKernel {
-        depthwise(params: params, geometry: geometry, filter: filter, bias: bias, prelu: prelu,
-                  residualActivation: residualActivation, tilePixels: nil)
+    package static func depthwise(
+        params: DepthwiseConv2DParams, geometry: ConvGeometry, filter: UnsafePointer<Float>,
+        bias: UnsafePointer<Float>?, prelu: UnsafePointer<Float>? = nil,
+        residualActivation: Activation = .none
+    ) -> any DepthwiseKernel {
+        depthwise(
+            params: params, geometry: geometry, filter: filter, bias: bias, prelu: prelu,
+            residualActivation: residualActivation, tilePixels: nil)
     }
 }
 

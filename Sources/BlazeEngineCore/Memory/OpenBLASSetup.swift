@@ -57,8 +57,10 @@ public enum OpenBLAS {
     private static let configuration: (detected: String?, reselected: Bool) = {
         let detected = currentCore
         var reselected = false
-        if let target = reselection(userCoreType: ProcessInfo.processInfo.environment["OPENBLAS_CORETYPE"],
-                                    cpuHasAVX512F: cpuHasAVX512F(), currentCore: detected) {
+        if let target = reselection(
+            userCoreType: ProcessInfo.processInfo.environment["OPENBLAS_CORETYPE"],
+            cpuHasAVX512F: cpuHasAVX512F(), currentCore: detected)
+        {
             gotoblas_dynamic_quit()
             setenv("OPENBLAS_CORETYPE", target, 1)
             gotoblas_dynamic_init()

@@ -5,8 +5,10 @@ public struct Conv2DParams: Sendable, Equatable {
     public var padding: Padding
     public var activation: Activation
 
-    public init(strideH: Int = 1, strideW: Int = 1, dilationH: Int = 1, dilationW: Int = 1,
-                padding: Padding, activation: Activation = .none) {
+    public init(
+        strideH: Int = 1, strideW: Int = 1, dilationH: Int = 1, dilationW: Int = 1,
+        padding: Padding, activation: Activation = .none
+    ) {
         self.strideH = strideH; self.strideW = strideW
         self.dilationH = dilationH; self.dilationW = dilationW
         self.padding = padding; self.activation = activation
@@ -20,9 +22,10 @@ public struct Conv2DParams: Sendable, Equatable {
         guard filter[3] == input[3] else {
             throw BlazeError(.shapeMismatch, "CONV_2D filter has \(filter[3]) input channels, input has \(input[3])")
         }
-        return try ConvGeometry.make(input: input, kernelH: filter[1], kernelW: filter[2], outChannels: filter[0],
-                                     strideH: strideH, strideW: strideW, dilationH: dilationH, dilationW: dilationW,
-                                     padding: padding, op: "CONV_2D")
+        return try ConvGeometry.make(
+            input: input, kernelH: filter[1], kernelW: filter[2], outChannels: filter[0],
+            strideH: strideH, strideW: strideW, dilationH: dilationH, dilationW: dilationW,
+            padding: padding, op: "CONV_2D")
     }
 }
 
@@ -34,8 +37,10 @@ public struct DepthwiseConv2DParams: Sendable, Equatable {
     public var padding: Padding
     public var activation: Activation
 
-    public init(strideH: Int = 1, strideW: Int = 1, dilationH: Int = 1, dilationW: Int = 1,
-                depthMultiplier: Int = 1, padding: Padding, activation: Activation = .none) {
+    public init(
+        strideH: Int = 1, strideW: Int = 1, dilationH: Int = 1, dilationW: Int = 1,
+        depthMultiplier: Int = 1, padding: Padding, activation: Activation = .none
+    ) {
         self.strideH = strideH; self.strideW = strideW
         self.dilationH = dilationH; self.dilationW = dilationW
         self.depthMultiplier = depthMultiplier
@@ -49,9 +54,10 @@ public struct DepthwiseConv2DParams: Sendable, Equatable {
         guard depthMultiplier >= 1, filter[3] == input[3] * depthMultiplier else {
             throw BlazeError(.shapeMismatch, "DEPTHWISE_CONV_2D filter has \(filter[3]) channels, input \(input[3]) × multiplier \(depthMultiplier)")
         }
-        return try ConvGeometry.make(input: input, kernelH: filter[1], kernelW: filter[2], outChannels: filter[3],
-                                     strideH: strideH, strideW: strideW, dilationH: dilationH, dilationW: dilationW,
-                                     padding: padding, op: "DEPTHWISE_CONV_2D")
+        return try ConvGeometry.make(
+            input: input, kernelH: filter[1], kernelW: filter[2], outChannels: filter[3],
+            strideH: strideH, strideW: strideW, dilationH: dilationH, dilationW: dilationW,
+            padding: padding, op: "DEPTHWISE_CONV_2D")
     }
 }
 
@@ -72,9 +78,10 @@ public struct Pool2DParams: Sendable, Equatable {
         guard input.count == 4 else {
             throw BlazeError(.shapeMismatch, "POOL_2D expects a rank-4 input, got \(ShapeMath.describe(input))")
         }
-        return try ConvGeometry.make(input: input, kernelH: filterH, kernelW: filterW, outChannels: input[3],
-                                     strideH: strideH, strideW: strideW, dilationH: 1, dilationW: 1,
-                                     padding: padding, op: "POOL_2D")
+        return try ConvGeometry.make(
+            input: input, kernelH: filterH, kernelW: filterW, outChannels: input[3],
+            strideH: strideH, strideW: strideW, dilationH: 1, dilationW: 1,
+            padding: padding, op: "POOL_2D")
     }
 }
 
@@ -90,8 +97,10 @@ public struct ConvGeometry: Sendable, Equatable {
 
     public var outputShape: [Int] { [batch, outH, outW, outC] }
 
-    public init(batch: Int, inH: Int, inW: Int, inC: Int, outH: Int, outW: Int, outC: Int, kernelH: Int, kernelW: Int,
-                strideH: Int, strideW: Int, dilationH: Int, dilationW: Int, padTop: Int, padLeft: Int) {
+    public init(
+        batch: Int, inH: Int, inW: Int, inC: Int, outH: Int, outW: Int, outC: Int, kernelH: Int, kernelW: Int,
+        strideH: Int, strideW: Int, dilationH: Int, dilationW: Int, padTop: Int, padLeft: Int
+    ) {
         self.batch = batch; self.inH = inH; self.inW = inW; self.inC = inC
         self.outH = outH; self.outW = outW; self.outC = outC
         self.kernelH = kernelH; self.kernelW = kernelW
@@ -100,12 +109,16 @@ public struct ConvGeometry: Sendable, Equatable {
         self.padTop = padTop; self.padLeft = padLeft
     }
 
-    package static func make(input: [Int], kernelH: Int, kernelW: Int, outChannels: Int,
-                     strideH: Int, strideW: Int, dilationH: Int, dilationW: Int,
-                     padding: Padding, op: String) throws -> ConvGeometry {
+    package static func make(
+        input: [Int], kernelH: Int, kernelW: Int, outChannels: Int,
+        strideH: Int, strideW: Int, dilationH: Int, dilationW: Int,
+        padding: Padding, op: String
+    ) throws -> ConvGeometry {
         let limit = 1 << 16
-        for (v, what) in [(kernelH, "kernel height"), (kernelW, "kernel width"), (strideH, "stride"), (strideW, "stride"),
-                          (dilationH, "dilation"), (dilationW, "dilation")] where v < 1 || v > limit {
+        for (v, what) in [
+            (kernelH, "kernel height"), (kernelW, "kernel width"), (strideH, "stride"), (strideW, "stride"),
+            (dilationH, "dilation"), (dilationW, "dilation")
+        ] where v < 1 || v > limit {
             throw BlazeError(.corruptModel, "\(op) has invalid \(what) \(v)")
         }
         guard input.allSatisfy({ $0 >= 1 && $0 <= limit * 16 }), outChannels >= 1, outChannels <= limit * 16 else {
@@ -116,10 +129,11 @@ public struct ConvGeometry: Sendable, Equatable {
         guard h.output >= 1, w.output >= 1 else {
             throw BlazeError(.shapeMismatch, "\(op) kernel \(kernelH)×\(kernelW) does not fit input \(ShapeMath.describe(input))")
         }
-        return ConvGeometry(batch: input[0], inH: input[1], inW: input[2], inC: input[3],
-                            outH: h.output, outW: w.output, outC: outChannels,
-                            kernelH: kernelH, kernelW: kernelW, strideH: strideH, strideW: strideW,
-                            dilationH: dilationH, dilationW: dilationW, padTop: h.padBefore, padLeft: w.padBefore)
+        return ConvGeometry(
+            batch: input[0], inH: input[1], inW: input[2], inC: input[3],
+            outH: h.output, outW: w.output, outC: outChannels,
+            kernelH: kernelH, kernelW: kernelW, strideH: strideH, strideW: strideW,
+            dilationH: dilationH, dilationW: dilationW, padTop: h.padBefore, padLeft: w.padBefore)
     }
 }
 

@@ -11,8 +11,10 @@ public struct LandmarksToTransformMatrixParams: Sendable, Equatable {
     /// Landmark indices whose rotated bounding box sets the crop (MediaPipe stores them as pairs).
     public var subset: [Int]
 
-    public init(leftRotationIndex: Int, rightRotationIndex: Int, targetRotationRadians: Float,
-                outputHeight: Int, outputWidth: Int, scaleX: Float, scaleY: Float, subset: [Int]) {
+    public init(
+        leftRotationIndex: Int, rightRotationIndex: Int, targetRotationRadians: Float,
+        outputHeight: Int, outputWidth: Int, scaleX: Float, scaleY: Float, subset: [Int]
+    ) {
         self.leftRotationIndex = leftRotationIndex; self.rightRotationIndex = rightRotationIndex
         self.targetRotationRadians = targetRotationRadians
         self.outputHeight = outputHeight; self.outputWidth = outputWidth
@@ -26,11 +28,13 @@ public struct LandmarksToTransformMatrixParams: Sendable, Equatable {
         }
         let n = input[1]
         for (what, i) in [("left rotation index", leftRotationIndex), ("right rotation index", rightRotationIndex)]
-            + subset.map({ ("subset index", $0) }) where !(0..<n).contains(i) {
+            + subset.map({ ("subset index", $0) }) where !(0..<n).contains(i)
+        {
             throw BlazeError(.shapeMismatch, "LANDMARKS_TO_TRANSFORM_MATRIX \(what) \(i) is outside the \(n) landmarks")
         }
         guard !subset.isEmpty, outputHeight >= 1, outputWidth >= 1, scaleX > 0, scaleY > 0, scaleX.isFinite, scaleY.isFinite,
-              targetRotationRadians.isFinite else {
+            targetRotationRadians.isFinite
+        else {
             throw BlazeError(.shapeMismatch, "LANDMARKS_TO_TRANSFORM_MATRIX needs a subset, an output size ≥ 1 and positive finite scales")
         }
         return [1, 4, 4]
@@ -46,7 +50,8 @@ public struct TransformTensorBilinearParams: Sendable, Equatable {
 
     public func outputShape(_ input: [Int], matrix: [Int]) throws -> [Int] {
         guard input.count == 4, input[0] == 1, matrix == [1, 4, 4] else {
-            throw BlazeError(.shapeMismatch, "TRANSFORM_TENSOR_BILINEAR expects [1, H, W, C] and a [1, 4, 4] matrix, got \(ShapeMath.describe(input)) and \(ShapeMath.describe(matrix))")
+            throw BlazeError(
+                .shapeMismatch, "TRANSFORM_TENSOR_BILINEAR expects [1, H, W, C] and a [1, 4, 4] matrix, got \(ShapeMath.describe(input)) and \(ShapeMath.describe(matrix))")
         }
         guard (1...65536).contains(outputHeight), (1...65536).contains(outputWidth) else {
             throw BlazeError(.shapeMismatch, "TRANSFORM_TENSOR_BILINEAR output \(outputHeight)×\(outputWidth) is out of range")
@@ -60,7 +65,9 @@ public struct TransformTensorBilinearParams: Sendable, Equatable {
 public enum TransformLandmarksShape {
     public static func outputShape(_ landmarks: [Int], matrix: [Int]) throws -> [Int] {
         guard landmarks.count == 3, landmarks[0] == 1, landmarks[2] == 2 || landmarks[2] == 3, matrix == [1, 4, 4] else {
-            throw BlazeError(.shapeMismatch, "TRANSFORM_LANDMARKS expects [1, N, 2 or 3] landmarks and a [1, 4, 4] matrix, got \(ShapeMath.describe(landmarks)) and \(ShapeMath.describe(matrix))")
+            throw BlazeError(
+                .shapeMismatch,
+                "TRANSFORM_LANDMARKS expects [1, N, 2 or 3] landmarks and a [1, 4, 4] matrix, got \(ShapeMath.describe(landmarks)) and \(ShapeMath.describe(matrix))")
         }
         return landmarks
     }

@@ -135,8 +135,10 @@ public struct StridedSliceParams: Sendable, Equatable {
     /// TFLite `offset`: `end` is relative to `begin`.
     public var offset: Bool
 
-    public init(begin: [Int], end: [Int], strides: [Int], beginMask: Int = 0, endMask: Int = 0,
-                shrinkAxisMask: Int = 0, offset: Bool = false) {
+    public init(
+        begin: [Int], end: [Int], strides: [Int], beginMask: Int = 0, endMask: Int = 0,
+        shrinkAxisMask: Int = 0, offset: Bool = false
+    ) {
         self.begin = begin; self.end = end; self.strides = strides
         self.beginMask = beginMask; self.endMask = endMask; self.shrinkAxisMask = shrinkAxisMask; self.offset = offset
     }

@@ -29,18 +29,21 @@ public struct TransposeConv2DParams: Sendable, Equatable {
         }
         let limit = 1 << 16
         guard (1...limit).contains(strideH), (1...limit).contains(strideW),
-              input.allSatisfy({ (1...limit).contains($0) }), filter.allSatisfy({ (1...limit).contains($0) }) else {
-            throw BlazeError(.shapeMismatch, "TRANSPOSE_CONV_BIAS stride \(strideH)×\(strideW) with input \(ShapeMath.describe(input)) and filter \(ShapeMath.describe(filter)) is out of range")
+            input.allSatisfy({ (1...limit).contains($0) }), filter.allSatisfy({ (1...limit).contains($0) })
+        else {
+            throw BlazeError(
+                .shapeMismatch, "TRANSPOSE_CONV_BIAS stride \(strideH)×\(strideW) with input \(ShapeMath.describe(input)) and filter \(ShapeMath.describe(filter)) is out of range")
         }
         let h = resolve(input: input[1], kernel: filter[1], stride: strideH)
         let w = resolve(input: input[2], kernel: filter[2], stride: strideW)
         guard h.output >= 1, w.output >= 1, h.output <= limit, w.output <= limit else {
             throw BlazeError(.shapeMismatch, "TRANSPOSE_CONV_BIAS output \(h.output)×\(w.output) is out of range")
         }
-        return TransposeConvGeometry(batch: input[0], inH: input[1], inW: input[2], inC: input[3],
-                                     outH: h.output, outW: w.output, outC: filter[0],
-                                     kernelH: filter[1], kernelW: filter[2], strideH: strideH, strideW: strideW,
-                                     padTop: h.padBefore, padLeft: w.padBefore)
+        return TransposeConvGeometry(
+            batch: input[0], inH: input[1], inW: input[2], inC: input[3],
+            outH: h.output, outW: w.output, outC: filter[0],
+            kernelH: filter[1], kernelW: filter[2], strideH: strideH, strideW: strideW,
+            padTop: h.padBefore, padLeft: w.padBefore)
     }
 }
 

@@ -10,7 +10,9 @@ enum ConvTiles {
     static let level = ISALevel.avx2
     typealias Vec = SIMD8<Float>
     /// (MR, largest NV) with MR·NV accumulators + NV weight vectors + 1 broadcast ≤ 16 ymm registers.
-    static let shapes: [TileShape] = [TileShape(mr: 1, maxNV: 4), TileShape(mr: 2, maxNV: 4), TileShape(mr: 4, maxNV: 3), TileShape(mr: 6, maxNV: 2), TileShape(mr: 8, maxNV: 1), TileShape(mr: 12, maxNV: 1)]
+    static let shapes: [TileShape] = [
+        TileShape(mr: 1, maxNV: 4), TileShape(mr: 2, maxNV: 4), TileShape(mr: 4, maxNV: 3), TileShape(mr: 6, maxNV: 2), TileShape(mr: 8, maxNV: 1), TileShape(mr: 12, maxNV: 1)
+    ]
 
     /// One MR×NV tile, or (`strip`) that many whole tiles in a row (`ConvTile.runStrip`).
     @inline(__always)

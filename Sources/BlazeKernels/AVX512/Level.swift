@@ -10,7 +10,10 @@ enum ConvTiles {
     static let level = ISALevel.avx512
     typealias Vec = SIMD16<Float>
     /// (MR, largest NV) with MR·NV + NV + 1 ≤ 32 zmm registers.
-    static let shapes: [TileShape] = [TileShape(mr: 1, maxNV: 4), TileShape(mr: 2, maxNV: 4), TileShape(mr: 4, maxNV: 4), TileShape(mr: 6, maxNV: 4), TileShape(mr: 8, maxNV: 3), TileShape(mr: 12, maxNV: 2), TileShape(mr: 14, maxNV: 1)]
+    static let shapes: [TileShape] = [
+        TileShape(mr: 1, maxNV: 4), TileShape(mr: 2, maxNV: 4), TileShape(mr: 4, maxNV: 4), TileShape(mr: 6, maxNV: 4), TileShape(mr: 8, maxNV: 3), TileShape(mr: 12, maxNV: 2),
+        TileShape(mr: 14, maxNV: 1)
+    ]
 
     /// One MR×NV tile, or (`strip`) that many whole tiles in a row (`ConvTile.runStrip`).
     @inline(__always)

@@ -11,9 +11,9 @@ import BlazeEngineCore
 /// Conv micro-kernel shapes and dispatch of this level.
 enum ConvTiles {
     #if arch(arm64)
-    static let level = ISALevel.neon
+        static let level = ISALevel.neon
     #else
-    static let level = ISALevel.baseline
+        static let level = ISALevel.baseline
     #endif
     typealias Vec = SIMD4<Float>
     /// (MR, largest NV) with MR·NV + NV + 1 < 16 xmm registers (4×3, exactly 16, spilled).

@@ -17,24 +17,33 @@ package enum LevelKernels: ISAKernelSet {
         ConvTiles.prefersPackedFullyConnected(rows: rows, inputSize: inputSize, outputSize: outputSize)
     }
 
-    package static func conv(params: Conv2DParams, geometry: ConvGeometry, filter: UnsafePointer<Float>, bias: UnsafePointer<Float>?,
-                            prelu: UnsafePointer<Float>?, residualActivation: Activation, residualChannels: Int?,
-                            backend: ConvBackend, tile: ConvTileShape?) -> any ConvKernel {
-        PackedConv2D(params: params, geometry: geometry, filter: filter, bias: bias, prelu: prelu,
-                     residualActivation: residualActivation, residualChannels: residualChannels, backend: backend, tile: tile)
+    package static func conv(
+        params: Conv2DParams, geometry: ConvGeometry, filter: UnsafePointer<Float>, bias: UnsafePointer<Float>?,
+        prelu: UnsafePointer<Float>?, residualActivation: Activation, residualChannels: Int?,
+        backend: ConvBackend, tile: ConvTileShape?
+    ) -> any ConvKernel {
+        PackedConv2D(
+            params: params, geometry: geometry, filter: filter, bias: bias, prelu: prelu,
+            residualActivation: residualActivation, residualChannels: residualChannels, backend: backend, tile: tile)
     }
 
-    package static func fullyConnected(params: FullyConnectedParams, rows: Int, inputSize: Int, outputSize: Int,
-                                      weights: UnsafePointer<Float>, bias: UnsafePointer<Float>?, backend: ConvBackend) -> any ConvKernel {
-        PackedConv2D(fullyConnected: params, rows: rows, inputSize: inputSize, outputSize: outputSize, weights: weights,
-                     bias: bias, backend: backend)
+    package static func fullyConnected(
+        params: FullyConnectedParams, rows: Int, inputSize: Int, outputSize: Int,
+        weights: UnsafePointer<Float>, bias: UnsafePointer<Float>?, backend: ConvBackend
+    ) -> any ConvKernel {
+        PackedConv2D(
+            fullyConnected: params, rows: rows, inputSize: inputSize, outputSize: outputSize, weights: weights,
+            bias: bias, backend: backend)
     }
 
-    package static func depthwise(params: DepthwiseConv2DParams, geometry: ConvGeometry, filter: UnsafePointer<Float>,
-                                 bias: UnsafePointer<Float>?, prelu: UnsafePointer<Float>?, residualActivation: Activation,
-                                 tilePixels: Int?) -> any DepthwiseKernel {
-        PackedDepthwiseConv2D(params: params, geometry: geometry, filter: filter, bias: bias, prelu: prelu,
-                              residualActivation: residualActivation, tilePixels: tilePixels)
+    package static func depthwise(
+        params: DepthwiseConv2DParams, geometry: ConvGeometry, filter: UnsafePointer<Float>,
+        bias: UnsafePointer<Float>?, prelu: UnsafePointer<Float>?, residualActivation: Activation,
+        tilePixels: Int?
+    ) -> any DepthwiseKernel {
+        PackedDepthwiseConv2D(
+            params: params, geometry: geometry, filter: filter, bias: bias, prelu: prelu,
+            residualActivation: residualActivation, tilePixels: tilePixels)
     }
 
     package static func pool(params: Pool2DParams, geometry: ConvGeometry, average: Bool) -> any RowKernel {
@@ -45,18 +54,24 @@ package enum LevelKernels: ISAKernelSet {
         ResizeBilinearKernel(params: params, inputShape: inputShape)
     }
 
-    package static func add(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>,
-                           activation: Activation, range: Range<Int>) {
+    package static func add(
+        _ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>,
+        activation: Activation, range: Range<Int>
+    ) {
         SIMDElementwise.add(a, b, output: output, activation: activation, range: range)
     }
 
-    package static func addPrelu(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, alpha: UnsafePointer<Float>, channels: Int,
-                                output: UnsafeMutablePointer<Float>, activation: Activation, pixels: Range<Int>) {
+    package static func addPrelu(
+        _ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, alpha: UnsafePointer<Float>, channels: Int,
+        output: UnsafeMutablePointer<Float>, activation: Activation, pixels: Range<Int>
+    ) {
         SIMDElementwise.addPrelu(a, b, alpha: alpha, channels: channels, output: output, activation: activation, pixels: pixels)
     }
 
-    package static func prelu(input: UnsafePointer<Float>, alpha: UnsafePointer<Float>, channels: Int,
-                             output: UnsafeMutablePointer<Float>, pixels: Range<Int>) {
+    package static func prelu(
+        input: UnsafePointer<Float>, alpha: UnsafePointer<Float>, channels: Int,
+        output: UnsafeMutablePointer<Float>, pixels: Range<Int>
+    ) {
         SIMDElementwise.prelu(input: input, alpha: alpha, channels: channels, output: output, pixels: pixels)
     }
 

@@ -12,7 +12,8 @@ extension FaceLandmarker {
     /// try landmarker.detectAsync(image: frame, timestampInMilliseconds: t)
     /// ```
     public static func liveStream(options: FaceLandmarkerOptions) throws
-        -> (landmarker: FaceLandmarker, results: AsyncStream<FaceLandmarkerLiveStreamResult>) {
+        -> (landmarker: FaceLandmarker, results: AsyncStream<FaceLandmarkerLiveStreamResult>)
+    {
         var options = options
         options.runningMode = .liveStream
         let (stream, continuation) = AsyncStream<FaceLandmarkerLiveStreamResult>.makeStream()

@@ -18,17 +18,20 @@ struct FaceLandmarkerModels: Sendable {
         let wantsBlendshapes = options.outputFaceBlendshapes
         var wanted: [[String]] = [detectorNames, [BundledModel.faceLandmarksDetector.fileName]]
         if wantsBlendshapes { wanted.append([BundledModel.faceBlendshapes.fileName]) }
-        let files = try locate(wanted, bundled: [.faceDetectionShortRange, .faceLandmarksDetector, .faceBlendshapes],
-                               modelAssetPath: options.baseOptions.modelAssetPath)
+        let files = try locate(
+            wanted, bundled: [.faceDetectionShortRange, .faceLandmarksDetector, .faceBlendshapes],
+            modelAssetPath: options.baseOptions.modelAssetPath)
         let detector = try loadDetector(files[0])
         let mesh = try loadModel(files[1])
-        try expect(mesh, files[1], "a face mesh net", inputs: [[1, meshInputSize, meshInputSize, 3]],
-                   outputs: [[1, 1, 1, 3 * meshPointCount], [1, 1, 1, 1]], allowExtraOutputs: true)
+        try expect(
+            mesh, files[1], "a face mesh net", inputs: [[1, meshInputSize, meshInputSize, 3]],
+            outputs: [[1, 1, 1, 3 * meshPointCount], [1, 1, 1, 1]], allowExtraOutputs: true)
         var blendshapes: Model?
         if wantsBlendshapes {
             let model = try loadModel(files[2])
-            try expect(model, files[2], "a blendshape net", inputs: [[1, blendshapeLandmarkIndices.count, 2]],
-                       outputs: [[faceBlendshapeNames.count]])
+            try expect(
+                model, files[2], "a blendshape net", inputs: [[1, blendshapeLandmarkIndices.count, 2]],
+                outputs: [[faceBlendshapeNames.count]])
             blendshapes = model
         }
         return FaceLandmarkerModels(detector: detector, mesh: mesh, blendshapes: blendshapes)
@@ -38,8 +41,9 @@ struct FaceLandmarkerModels: Sendable {
     static func loadDetector(_ url: URL) throws -> Model {
         let config = FaceDetectorConfiguration(.fast)
         let detector = try loadModel(url)
-        try expect(detector, url, "a face detector", inputs: [[1, config.inputSize, config.inputSize, 3]],
-                   outputs: [[1, config.anchorCount, 16], [1, config.anchorCount, 1]])
+        try expect(
+            detector, url, "a face detector", inputs: [[1, config.inputSize, config.inputSize, 3]],
+            outputs: [[1, config.anchorCount, 16], [1, config.anchorCount, 1]])
         return detector
     }
 
@@ -81,17 +85,21 @@ struct FaceLandmarkerModels: Sendable {
         }
     }
 
-    private static func expect(_ model: Model, _ url: URL, _ what: String, inputs: [[Int]], outputs: [[Int]],
-                               allowExtraOutputs: Bool = false) throws {
+    private static func expect(
+        _ model: Model, _ url: URL, _ what: String, inputs: [[Int]], outputs: [[Int]],
+        allowExtraOutputs: Bool = false
+    ) throws {
         let actualOutputs = model.outputs.map(\.shape)
         let outputsMatch = allowExtraOutputs ? Array(actualOutputs.prefix(outputs.count)) == outputs : actualOutputs == outputs
         guard model.inputs.map(\.shape) == inputs, outputsMatch else {
-            throw FaceLandmarkerError.invalidModel("\(url.path) is not \(what): expected inputs \(inputs) and outputs \(outputs), got \(model.inputs.map(\.shape)) and \(actualOutputs)")
+            throw FaceLandmarkerError.invalidModel(
+                "\(url.path) is not \(what): expected inputs \(inputs) and outputs \(outputs), got \(model.inputs.map(\.shape)) and \(actualOutputs)")
         }
     }
 
     func makeSessions(threads: Int?) -> FaceSessions {
-        FaceSessions(detector: detector.makeSession(threads: threads), mesh: mesh.makeSession(threads: threads),
-                     blendshapes: blendshapes?.makeSession(threads: threads))
+        FaceSessions(
+            detector: detector.makeSession(threads: threads), mesh: mesh.makeSession(threads: threads),
+            blendshapes: blendshapes?.makeSession(threads: threads))
     }
 }

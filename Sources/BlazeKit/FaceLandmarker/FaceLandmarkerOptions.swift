@@ -46,10 +46,12 @@ extension FaceLandmarkerOptions {
     /// Checks the numeric options and the delegate/mode pairing (MediaPipe's rules).
     func validate(allowsMissingDelegate: Bool) throws {
         guard (1...Self.maximumNumFaces).contains(numFaces) else { throw FaceLandmarkerError.invalidNumFaces(numFaces) }
-        for (name, value) in [("minFaceDetectionConfidence", minFaceDetectionConfidence),
-                              ("minFacePresenceConfidence", minFacePresenceConfidence),
-                              ("minTrackingConfidence", minTrackingConfidence)] {
-            guard value >= 0, value <= 1 else {   // also rejects NaN
+        for (name, value) in [
+            ("minFaceDetectionConfidence", minFaceDetectionConfidence),
+            ("minFacePresenceConfidence", minFacePresenceConfidence),
+            ("minTrackingConfidence", minTrackingConfidence)
+        ] {
+            guard value >= 0, value <= 1 else {  // also rejects NaN
                 throw FaceLandmarkerError.invalidConfidence(name: name, value: value)
             }
         }

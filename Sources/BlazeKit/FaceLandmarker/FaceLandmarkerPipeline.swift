@@ -31,8 +31,9 @@ struct FaceLandmarkerPipeline: Sendable {
         let transform = try image.toTensor(roi: nil, options: configuration.detectorCrop, into: session.inputBuffers[0])
         session.runInPlace()
         let outputs = session.outputBuffers
-        let raw = try decodeDetections(boxes: outputs[0], scores: outputs[1], anchors: configuration.anchors,
-                                       options: configuration.decoder.withMinScore(options.minFaceDetectionConfidence))
+        let raw = try decodeDetections(
+            boxes: outputs[0], scores: outputs[1], anchors: configuration.anchors,
+            options: configuration.decoder.withMinScore(options.minFaceDetectionConfidence))
         return nonMaxSuppression(raw, iouThreshold: FaceDetectorConfiguration.meshNMSThreshold)
             .map { $0.projected(by: transform.projection) }
             .filter(\.isFinite)
@@ -47,8 +48,10 @@ struct FaceLandmarkerPipeline: Sendable {
     /// With `numFaces == 1` the landmarks are One-Euro smoothed (S12), as MediaPipe does; the
     /// next ROI uses the raw landmarks, the blendshapes and the matrix the returned ones (what
     /// MediaPipe's outputs match: its blendshapes follow the smoothed points).
-    func process(_ image: VisionImage, timestamp: Int, tracker: inout FaceLandmarkerTracker?, sessions: FaceSessions,
-                 work: inout FaceFrameWork) throws -> FaceLandmarkerResult {
+    func process(
+        _ image: VisionImage, timestamp: Int, tracker: inout FaceLandmarkerTracker?, sessions: FaceSessions,
+        work: inout FaceFrameWork
+    ) throws -> FaceLandmarkerResult {
         guard let meshSession = sessions.mesh else { preconditionFailure("a FaceLandmarker's sessions always have a mesh session") }
         let w = image.uprightWidth, h = image.uprightHeight
         var rects: [TrackedRect]
@@ -70,8 +73,11 @@ struct FaceLandmarkerPipeline: Sendable {
         var raw: [[NormalizedLandmark]] = [], ids: [Int] = []
         for r in rects {
             work.meshRuns += 1
-            guard let landmarks = try FaceMeshStages.mesh(on: image, roi: r.rect, session: meshSession,
-                                                          presenceThreshold: options.minFacePresenceConfidence) else { continue }
+            guard
+                let landmarks = try FaceMeshStages.mesh(
+                    on: image, roi: r.rect, session: meshSession,
+                    presenceThreshold: options.minFacePresenceConfidence)
+            else { continue }
             raw.append(landmarks)
             ids.append(r.trackingID ?? 0)
         }
@@ -80,8 +86,9 @@ struct FaceLandmarkerPipeline: Sendable {
         if var state = tracker {
             state.previous = zip(raw, ids).map { TrackedRect(rect: faceMeshROI(fromLandmarks: $0, imageWidth: w, imageHeight: h), trackingID: $1) }
             if options.numFaces == 1 {
-                smoothTracked(&landmarks, ids: ids, smoothers: &state.smoothers, options: .faceLandmarker,
-                              imageWidth: w, imageHeight: h, timestamp: timestamp)
+                smoothTracked(
+                    &landmarks, ids: ids, smoothers: &state.smoothers, options: .faceLandmarker,
+                    imageWidth: w, imageHeight: h, timestamp: timestamp)
             }
             tracker = state
         } else {
@@ -93,22 +100,29 @@ struct FaceLandmarkerPipeline: Sendable {
             for face in landmarks {
                 work.blendshapeRuns += 1
                 // A non-finite blendshape output gives zeros rather than dropping the face.
-                let scores = FaceMeshStages.blendshapes(face, imageWidth: w, imageHeight: h, session: blendSession)
+                let scores =
+                    FaceMeshStages.blendshapes(face, imageWidth: w, imageHeight: h, session: blendSession)
                     ?? [Float](repeating: 0, count: faceBlendshapeNames.count)
-                blendshapes.append(Classifications(categories: scores.enumerated().map {
-                    ResultCategory(index: $0.offset, score: $0.element, categoryName: faceBlendshapeNames[$0.offset], displayName: nil)
-                }))
+                blendshapes.append(
+                    Classifications(
+                        categories: scores.enumerated().map {
+                            ResultCategory(index: $0.offset, score: $0.element, categoryName: faceBlendshapeNames[$0.offset], displayName: nil)
+                        }))
             }
         }
         var matrices: [TransformMatrix] = []
         if options.outputFacialTransformationMatrixes {
             for face in landmarks {
                 let matrix = facePose(landmarks: face, imageWidth: w, imageHeight: h)?.matrix
-                matrices.append(TransformMatrix(rows: 4, columns: 4, data: matrix.flatMap { $0.count == 16 ? $0 : nil }
-                    ?? [Float](repeating: .nan, count: 16)))
+                matrices.append(
+                    TransformMatrix(
+                        rows: 4, columns: 4,
+                        data: matrix.flatMap { $0.count == 16 ? $0 : nil }
+                            ?? [Float](repeating: .nan, count: 16)))
             }
         }
-        return FaceLandmarkerResult(faceLandmarks: landmarks, faceBlendshapes: blendshapes, facialTransformationMatrixes: matrices,
-                                    timestampInMilliseconds: timestamp, trackingIDs: ids)
+        return FaceLandmarkerResult(
+            faceLandmarks: landmarks, faceBlendshapes: blendshapes, facialTransformationMatrixes: matrices,
+            timestampInMilliseconds: timestamp, trackingIDs: ids)
     }
 }

@@ -52,8 +52,10 @@ public struct FaceLandmarkerResult: Sendable, Hashable {
     /// frames and is never reused (video and live stream; empty in image mode).
     public var trackingIDs: [Int]
 
-    public init(faceLandmarks: [[NormalizedLandmark]], faceBlendshapes: [Classifications] = [],
-                facialTransformationMatrixes: [TransformMatrix] = [], timestampInMilliseconds: Int, trackingIDs: [Int] = []) {
+    public init(
+        faceLandmarks: [[NormalizedLandmark]], faceBlendshapes: [Classifications] = [],
+        facialTransformationMatrixes: [TransformMatrix] = [], timestampInMilliseconds: Int, trackingIDs: [Int] = []
+    ) {
         self.faceLandmarks = faceLandmarks
         self.faceBlendshapes = faceBlendshapes
         self.facialTransformationMatrixes = facialTransformationMatrixes
@@ -98,6 +100,7 @@ public struct FaceLandmarkerLiveStreamResult: Sendable {
 /// must be `Sendable`.
 public protocol FaceLandmarkerLiveStreamDelegate: AnyObject, Sendable {
     /// `result` is nil exactly when `error` is set; a frame without faces gives an empty result.
-    func faceLandmarker(_ faceLandmarker: FaceLandmarker, didFinishDetection result: FaceLandmarkerResult?,
-                        timestampInMilliseconds: Int, error: (any Error)?)
+    func faceLandmarker(
+        _ faceLandmarker: FaceLandmarker, didFinishDetection result: FaceLandmarkerResult?,
+        timestampInMilliseconds: Int, error: (any Error)?)
 }

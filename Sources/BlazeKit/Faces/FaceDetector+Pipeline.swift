@@ -25,8 +25,9 @@ extension FaceDetector {
         let transform = try image.toTensor(roi: nil, options: configuration.detectorCrop, into: session.inputBuffers[0])
         session.runInPlace()
         let outputs = session.outputBuffers
-        let raw = try decodeDetections(boxes: outputs[0], scores: outputs[1], anchors: configuration.anchors,
-                                       options: configuration.decoder)
+        let raw = try decodeDetections(
+            boxes: outputs[0], scores: outputs[1], anchors: configuration.anchors,
+            options: configuration.decoder)
 
         let minFaceSize = options.minFaceSize
         let detections = nonMaxSuppression(raw, iouThreshold: FaceDetectorConfiguration.resultNMSThreshold)
@@ -42,8 +43,9 @@ extension FaceDetector {
                 .map { $0.projected(by: transform.projection) }
                 .filter(\.isFinite)
             for (meshIndex, faceIndex) in Self.matchMeshDetections(meshDetections, to: detections) {
-                let roi = faceMeshROI(fromDetection: meshDetections[meshIndex], imageWidth: width, imageHeight: height,
-                                      flavor: .tasks)
+                let roi = faceMeshROI(
+                    fromDetection: meshDetections[meshIndex], imageWidth: width, imageHeight: height,
+                    flavor: .tasks)
                 guard let landmarks = try runMesh(on: image, roi: roi, session: meshSession) else {
                     faces[faceIndex].meshStatus = .rejected
                     continue
@@ -87,8 +89,9 @@ extension FaceDetector {
     func makeFace(from detection: Detection, imageWidth: Int, imageHeight: Int) -> Face {
         let w = Double(imageWidth), h = Double(imageHeight)
         let box = detection.box
-        let frame = VisionRect(x: Double(box.xmin) * w, y: Double(box.ymin) * h,
-                               width: Double(box.width) * w, height: Double(box.height) * h)
+        let frame = VisionRect(
+            x: Double(box.xmin) * w, y: Double(box.ymin) * h,
+            width: Double(box.width) * w, height: Double(box.height) * h)
         let keypoints = zip(FaceKeypoint.allCases, detection.keypoints).map { type, kp in
             FaceKeypointPosition(type: type, position: VisionPoint(x: Double(kp.x) * w, y: Double(kp.y) * h))
         }
@@ -112,8 +115,10 @@ extension FaceDetector {
     }
 
     /// Fills the mesh-based fields of `face`.
-    func attachMesh(_ landmarks: [NormalizedLandmark], blendshapes: [Float]?, to face: inout Face,
-                    imageWidth: Int, imageHeight: Int) {
+    func attachMesh(
+        _ landmarks: [NormalizedLandmark], blendshapes: [Float]?, to face: inout Face,
+        imageWidth: Int, imageHeight: Int
+    ) {
         let w = Double(imageWidth), h = Double(imageHeight)
         let points = landmarks.map { Vision3DPoint(x: Double($0.x) * w, y: Double($0.y) * h, z: Double($0.z) * w) }
         face.mesh = points
@@ -121,7 +126,8 @@ extension FaceDetector {
         func point(_ i: Int) -> VisionPoint { VisionPoint(x: points[i].x, y: points[i].y) }
 
         if let pose = facePose(landmarks: landmarks, imageWidth: imageWidth, imageHeight: imageHeight),
-           pose.matrix.allSatisfy(\.isFinite) {
+            pose.matrix.allSatisfy(\.isFinite)
+        {
             let e = pose.eulerAngles
             if e.x.isFinite, e.y.isFinite, e.z.isFinite {
                 face.eulerX = Double(e.x)

@@ -48,8 +48,10 @@ public final class FaceDetector: Sendable {
     ///
     /// - Throws: `BlazeError(.invalidInput)` for `minFaceSize` outside [0, 1] or NaN;
     ///   `BlazeError(.io)` / `.corruptModel` when a model cannot be loaded.
-    public static func faceDetector(options: FaceDetectorOptions = FaceDetectorOptions(),
-                                    modelDirectory: URL? = nil) throws -> FaceDetector {
+    public static func faceDetector(
+        options: FaceDetectorOptions = FaceDetectorOptions(),
+        modelDirectory: URL? = nil
+    ) throws -> FaceDetector {
         try FaceDetector(options: options, modelDirectory: modelDirectory)
     }
 
@@ -59,7 +61,8 @@ public final class FaceDetector: Sendable {
         configuration = FaceDetectorConfiguration(options.performanceMode)
         nets = try FaceNets(options: options, modelDirectory: modelDirectory)
         pool = FaceSessionPool(nets: nets)
-        workQueue = options.isTrackingEnabled
+        workQueue =
+            options.isTrackingEnabled
             ? DispatchQueue(label: "BlazeKit.FaceDetector.work")
             : DispatchQueue(label: "BlazeKit.FaceDetector.work", attributes: .concurrent)
     }

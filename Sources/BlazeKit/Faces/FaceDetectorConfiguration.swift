@@ -39,6 +39,7 @@ struct FaceDetectorConfiguration: Sendable {
     }
 
     /// S1 for the mesh v2 net: 256², stretched (the ROI is square in pixels), BORDER_REPLICATE, [0, 1].
-    static let meshCrop = ImageToTensorOptions(width: meshInputSize, height: meshInputSize, keepAspectRatio: false,
-                                               borderMode: .replicate, outputRange: 0...1)
+    static let meshCrop = ImageToTensorOptions(
+        width: meshInputSize, height: meshInputSize, keepAspectRatio: false,
+        borderMode: .replicate, outputRange: 0...1)
 }

@@ -19,7 +19,7 @@ public struct FaceLandmark: Sendable, Hashable {
 /// "Left"/"right" are the subject's. Raw values are the `blaze faces --json` names.
 public enum FaceContourType: String, Sendable, Hashable, CaseIterable {
     case face, leftEyebrowTop, leftEyebrowBottom, rightEyebrowTop, rightEyebrowBottom, leftEye, rightEye,
-         upperLipTop, upperLipBottom, lowerLipTop, lowerLipBottom, noseBridge, noseBottom, leftCheek, rightCheek
+        upperLipTop, upperLipBottom, lowerLipTop, lowerLipBottom, noseBridge, noseBottom, leftCheek, rightCheek
 }
 
 /// One ML Kit contour: its type and points in upright-image pixels, in §5.2 order.

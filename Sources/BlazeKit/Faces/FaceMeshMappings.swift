@@ -8,8 +8,10 @@ extension FaceContourType {
     public var meshIndices: [Int] {
         switch self {
         case .face:
-            [10, 338, 297, 332, 284, 251, 389, 356, 454, 323, 361, 288, 397, 365, 379, 378, 400, 377,
-             152, 148, 176, 149, 150, 136, 172, 58, 132, 93, 234, 127, 162, 21, 54, 103, 67, 109] as [Int]
+            [
+                10, 338, 297, 332, 284, 251, 389, 356, 454, 323, 361, 288, 397, 365, 379, 378, 400, 377,
+                152, 148, 176, 149, 150, 136, 172, 58, 132, 93, 234, 127, 162, 21, 54, 103, 67, 109
+            ] as [Int]
         case .leftEyebrowTop: [336, 296, 334, 293, 300] as [Int]
         case .leftEyebrowBottom: [285, 295, 282, 283, 276] as [Int]
         case .rightEyebrowTop: [70, 63, 105, 66, 107] as [Int]
@@ -56,7 +58,7 @@ let blendshapeLandmarkIndices: [Int] = [
     270, 276, 282, 283, 284, 285, 288, 291, 293, 295, 296, 297, 300, 308, 310, 311, 312, 314, 317, 318,
     321, 323, 324, 332, 334, 336, 338, 356, 361, 362, 365, 373, 374, 375, 377, 378, 379, 380, 381, 382,
     384, 385, 386, 387, 388, 389, 390, 397, 398, 400, 402, 405, 409, 415, 454, 466, 468, 469, 470, 471,
-    472, 473, 474, 475, 476, 477,
+    472, 473, 474, 475, 476, 477
 ]
 
 /// The 52 blendshape category names in output order (docs/pipelines.md §5.5; `_neutral` included).
@@ -71,7 +73,7 @@ public let faceBlendshapeNames: [String] = [
     "mouthLowerDownLeft", "mouthLowerDownRight", "mouthPressLeft", "mouthPressRight", "mouthPucker", "mouthRight",
     "mouthRollLower", "mouthRollUpper", "mouthShrugLower", "mouthShrugUpper",
     "mouthSmileLeft", "mouthSmileRight", "mouthStretchLeft", "mouthStretchRight", "mouthUpperUpLeft",
-    "mouthUpperUpRight", "noseSneerLeft", "noseSneerRight",
+    "mouthUpperUpRight", "noseSneerLeft", "noseSneerRight"
 ]
 
 /// ML Kit's classification from the 52 blendshape scores (docs/pipelines.md §5.5, BlazeKit's choice).

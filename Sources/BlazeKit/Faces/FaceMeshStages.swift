@@ -6,17 +6,21 @@ enum FaceMeshStages {
     /// The mesh v2 net on `roi`: the 478 landmarks normalized to the upright image, or nil when
     /// the ROI is unusable, the presence (sigmoid of the logit) is not above `presenceThreshold`,
     /// or an output is not finite.
-    static func mesh(on image: VisionImage, roi: NormalizedRect, session: Session,
-                     presenceThreshold: Float) throws -> [NormalizedLandmark]? {
+    static func mesh(
+        on image: VisionImage, roi: NormalizedRect, session: Session,
+        presenceThreshold: Float
+    ) throws -> [NormalizedLandmark]? {
         guard roi.xCenter.isFinite, roi.yCenter.isFinite, roi.rotation.isFinite, roi.width.isFinite, roi.height.isFinite,
-              roi.width > 0, roi.height > 0 else { return nil }
+            roi.width > 0, roi.height > 0
+        else { return nil }
         let transform = try image.toTensor(roi: roi, options: FaceDetectorConfiguration.meshCrop, into: session.inputBuffers[0])
         session.runInPlace()
         let outputs = session.outputBuffers
         let presence = sigmoid(outputs[1][0])
         guard passesPresenceThreshold(presence, threshold: presenceThreshold) else { return nil }
-        let decoded = try decodeLandmarks(UnsafeBufferPointer(rebasing: outputs[0][0..<(3 * meshPointCount)]),
-                                          options: .faceMeshV2)
+        let decoded = try decodeLandmarks(
+            UnsafeBufferPointer(rebasing: outputs[0][0..<(3 * meshPointCount)]),
+            options: .faceMeshV2)
         let landmarks = projectLandmarks(decoded, matrix: transform.projection)
         guard landmarks.allSatisfy({ $0.x.isFinite && $0.y.isFinite && $0.z.isFinite }) else { return nil }
         return landmarks

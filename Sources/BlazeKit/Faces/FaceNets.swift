@@ -15,20 +15,23 @@ struct FaceNets: Sendable {
         let detectorModel: BundledModel = options.performanceMode == .fast ? .faceDetectionShortRange : .faceDetectionFullRangeSparse
         let config = FaceDetectorConfiguration(options.performanceMode)
         detector = try detectorModel.load(directoryOverride: modelDirectory)
-        try Self.expect(detector, detectorModel, inputs: [[1, config.inputSize, config.inputSize, 3]],
-                        outputs: [[1, config.anchorCount, 16], [1, config.anchorCount, 1]])
+        try Self.expect(
+            detector, detectorModel, inputs: [[1, config.inputSize, config.inputSize, 3]],
+            outputs: [[1, config.anchorCount, 16], [1, config.anchorCount, 1]])
         if options.needsMesh {
             let model = try BundledModel.faceLandmarksDetector.load(directoryOverride: modelDirectory)
-            try Self.expect(model, .faceLandmarksDetector, inputs: [[1, meshInputSize, meshInputSize, 3]],
-                            outputs: [[1, 1, 1, 3 * meshPointCount], [1, 1, 1, 1]], allowExtraOutputs: true)
+            try Self.expect(
+                model, .faceLandmarksDetector, inputs: [[1, meshInputSize, meshInputSize, 3]],
+                outputs: [[1, 1, 1, 3 * meshPointCount], [1, 1, 1, 1]], allowExtraOutputs: true)
             mesh = model
         } else {
             mesh = nil
         }
         if options.needsBlendshapes {
             let model = try BundledModel.faceBlendshapes.load(directoryOverride: modelDirectory)
-            try Self.expect(model, .faceBlendshapes, inputs: [[1, blendshapeLandmarkIndices.count, 2]],
-                            outputs: [[faceBlendshapeNames.count]])
+            try Self.expect(
+                model, .faceBlendshapes, inputs: [[1, blendshapeLandmarkIndices.count, 2]],
+                outputs: [[faceBlendshapeNames.count]])
             blendshapes = model
         } else {
             blendshapes = nil
@@ -36,20 +39,24 @@ struct FaceNets: Sendable {
         threadCount = options.threadCount
     }
 
-    private static func expect(_ model: Model, _ which: BundledModel, inputs: [[Int]], outputs: [[Int]],
-                               allowExtraOutputs: Bool = false) throws {
+    private static func expect(
+        _ model: Model, _ which: BundledModel, inputs: [[Int]], outputs: [[Int]],
+        allowExtraOutputs: Bool = false
+    ) throws {
         let actualOutputs = model.outputs.map(\.shape)
         let outputsMatch = allowExtraOutputs ? Array(actualOutputs.prefix(outputs.count)) == outputs : actualOutputs == outputs
         guard model.inputs.map(\.shape) == inputs, outputsMatch else {
-            throw BlazeError(.shapeMismatch, "expected inputs \(inputs) and outputs \(outputs), got \(model.inputs.map(\.shape)) and \(actualOutputs)",
-                             context: which.fileName)
+            throw BlazeError(
+                .shapeMismatch, "expected inputs \(inputs) and outputs \(outputs), got \(model.inputs.map(\.shape)) and \(actualOutputs)",
+                context: which.fileName)
         }
     }
 
     func makeSessions() -> FaceSessions {
-        FaceSessions(detector: detector.makeSession(threads: threadCount),
-                     mesh: mesh?.makeSession(threads: threadCount),
-                     blendshapes: blendshapes?.makeSession(threads: threadCount))
+        FaceSessions(
+            detector: detector.makeSession(threads: threadCount),
+            mesh: mesh?.makeSession(threads: threadCount),
+            blendshapes: blendshapes?.makeSession(threads: threadCount))
     }
 }
 
@@ -92,10 +99,12 @@ final class FaceSessionPool: Sendable {
     var created: Int { createdCount.withLock { $0 } }
 
     func withSessions<R>(_ body: (FaceSessions) throws -> R) rethrows -> R {
-        let sessions = idle.withLock { $0.popLast() } ?? {
-            createdCount.withLock { $0 += 1 }
-            return makeSessions()
-        }()
+        let sessions =
+            idle.withLock { $0.popLast() }
+            ?? {
+                createdCount.withLock { $0 += 1 }
+                return makeSessions()
+            }()
         defer {
             idle.withLock { list in
                 if list.count < maxIdle { list.append(sessions) }

@@ -27,6 +27,7 @@ extension HandLandmarker {
     /// Pinky: 17–18–19–20.
     public static let handPinkyConnections = chain([(17, 18), (18, 19), (19, 20)])
     /// All 21 connections: palm, thumb, index, middle, ring, pinky.
-    public static let handConnections = handPalmConnections + handThumbConnections + handIndexFingerConnections
+    public static let handConnections =
+        handPalmConnections + handThumbConnections + handIndexFingerConnections
         + handMiddleFingerConnections + handRingFingerConnections + handPinkyConnections
 }

@@ -13,7 +13,8 @@ extension HandLandmarker {
     /// try landmarker.detectAsync(image: frame, timestampInMilliseconds: t)
     /// ```
     public static func liveStream(options: HandLandmarkerOptions) throws
-        -> (landmarker: HandLandmarker, results: AsyncStream<HandLandmarkerLiveStreamResult>) {
+        -> (landmarker: HandLandmarker, results: AsyncStream<HandLandmarkerLiveStreamResult>)
+    {
         var options = options
         options.runningMode = .liveStream
         let (stream, continuation) = AsyncStream<HandLandmarkerLiveStreamResult>.makeStream()
@@ -36,8 +37,10 @@ extension HandLandmarker {
     ///   `.nonIncreasingTimestamp` (checked for dropped frames too), `.closed` after `close()`, or
     ///   a region error. Errors while processing an accepted frame go to the delegate instead.
     @discardableResult
-    public func detectAsync(image: VisionImage, timestampInMilliseconds timestamp: Int,
-                            regionOfInterest: NormalizedRect? = nil) throws -> Bool {
+    public func detectAsync(
+        image: VisionImage, timestampInMilliseconds timestamp: Int,
+        regionOfInterest: NormalizedRect? = nil
+    ) throws -> Bool {
         try checkMode(.liveStream, method: "detectAsync(image:timestampInMilliseconds:)")
         try Self.validate(regionOfInterest)
         // Queued under `lock`, so a concurrent `close()` queues the end of the stream after it.
@@ -60,9 +63,10 @@ extension HandLandmarker {
             beforeLiveStreamFrame?(timestamp)
             let outcome: Result<HandLandmarkerResult, HandLandmarkerError>
             do {
-                outcome = .success(try frameLock.withLock {
-                    try processTracked(image, region: regionOfInterest, timestamp: timestamp)
-                })
+                outcome = .success(
+                    try frameLock.withLock {
+                        try processTracked(image, region: regionOfInterest, timestamp: timestamp)
+                    })
             } catch let error as HandLandmarkerError {
                 outcome = .failure(error)
             } catch {

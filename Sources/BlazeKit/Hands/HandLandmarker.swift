@@ -123,9 +123,10 @@ public final class HandLandmarker: @unchecked Sendable {
         var work = FrameWork()
         var noTracker: HandTracker? = nil
         let result = try pool.withSessions { sessions in
-            try pipeline.process(image, region: regionOfInterest, timestamp: 0, tracker: &noTracker,
-                                 minTrackingConfidence: options.minTrackingConfidence, smoothing: nil,
-                                 sessions: sessions, work: &work)
+            try pipeline.process(
+                image, region: regionOfInterest, timestamp: 0, tracker: &noTracker,
+                minTrackingConfidence: options.minTrackingConfidence, smoothing: nil,
+                sessions: sessions, work: &work)
         }
         record(work)
         return result
@@ -135,8 +136,10 @@ public final class HandLandmarker: @unchecked Sendable {
     ///
     /// - Throws: `HandLandmarkerError.runningModeMismatch` outside `.video` mode,
     ///   `.nonIncreasingTimestamp`, or image and region errors.
-    public func detect(videoFrame image: VisionImage, timestampInMilliseconds timestamp: Int,
-                       regionOfInterest: NormalizedRect? = nil) throws -> HandLandmarkerResult {
+    public func detect(
+        videoFrame image: VisionImage, timestampInMilliseconds timestamp: Int,
+        regionOfInterest: NormalizedRect? = nil
+    ) throws -> HandLandmarkerResult {
         try checkMode(.video, method: "detect(videoFrame:timestampInMilliseconds:)")
         try Self.validate(regionOfInterest)
         return try frameLock.withLock {
@@ -177,9 +180,10 @@ public final class HandLandmarker: @unchecked Sendable {
         var state = lock.withLock { tracker }
         var work = FrameWork()
         let result = try pool.withSessions { sessions in
-            try pipeline.process(image, region: region, timestamp: timestamp, tracker: &state,
-                                 minTrackingConfidence: options.minTrackingConfidence, smoothing: smoothing,
-                                 sessions: sessions, work: &work)
+            try pipeline.process(
+                image, region: region, timestamp: timestamp, tracker: &state,
+                minTrackingConfidence: options.minTrackingConfidence, smoothing: smoothing,
+                sessions: sessions, work: &work)
         }
         lock.withLock {
             // Keep the newest accepted timestamp (live stream records it when a frame arrives).

@@ -90,10 +90,12 @@ extension HandLandmarkerOptions {
     /// Checks the numeric options and the delegate/mode pairing (MediaPipe's rules).
     func validate(allowsMissingDelegate: Bool) throws {
         guard (1...Self.maximumNumHands).contains(numHands) else { throw HandLandmarkerError.invalidNumHands(numHands) }
-        for (name, value) in [("minHandDetectionConfidence", minHandDetectionConfidence),
-                              ("minHandPresenceConfidence", minHandPresenceConfidence),
-                              ("minTrackingConfidence", minTrackingConfidence)] {
-            guard value >= 0, value <= 1 else {   // also rejects NaN
+        for (name, value) in [
+            ("minHandDetectionConfidence", minHandDetectionConfidence),
+            ("minHandPresenceConfidence", minHandPresenceConfidence),
+            ("minTrackingConfidence", minTrackingConfidence)
+        ] {
+            guard value >= 0, value <= 1 else {  // also rejects NaN
                 throw HandLandmarkerError.invalidConfidence(name: name, value: value)
             }
         }
@@ -102,7 +104,8 @@ extension HandLandmarkerOptions {
         }
         let p = smoothingParameters
         guard p.minCutoff.isFinite, p.minCutoff > 0, p.beta.isFinite, p.beta >= 0,
-              p.derivateCutoff.isFinite, p.derivateCutoff > 0 else {
+            p.derivateCutoff.isFinite, p.derivateCutoff > 0
+        else {
             throw HandLandmarkerError.invalidOption("smoothingParameters need minCutoff > 0, beta ≥ 0 and derivateCutoff > 0 (finite)")
         }
         let hasDelegate = handLandmarkerLiveStreamDelegate != nil

@@ -39,8 +39,10 @@ public struct HandLandmarkerResult: Sendable, Hashable {
     /// frames and is never reused (video and live stream; empty in image mode).
     public var trackingIDs: [Int]
 
-    public init(handedness: [[ResultCategory]], landmarks: [[NormalizedLandmark]], worldLandmarks: [[Landmark]],
-                timestampInMilliseconds: Int, trackingIDs: [Int] = []) {
+    public init(
+        handedness: [[ResultCategory]], landmarks: [[NormalizedLandmark]], worldLandmarks: [[Landmark]],
+        timestampInMilliseconds: Int, trackingIDs: [Int] = []
+    ) {
         self.handedness = handedness
         self.landmarks = landmarks
         self.worldLandmarks = worldLandmarks
@@ -66,11 +68,13 @@ public enum HandLandmark: Int, Sendable, Hashable, CaseIterable {
 
     /// MediaPipe's name, e.g. `INDEX_FINGER_TIP`.
     public var mediaPipeName: String {
-        let names = ["WRIST", "THUMB_CMC", "THUMB_MCP", "THUMB_IP", "THUMB_TIP",
-                     "INDEX_FINGER_MCP", "INDEX_FINGER_PIP", "INDEX_FINGER_DIP", "INDEX_FINGER_TIP",
-                     "MIDDLE_FINGER_MCP", "MIDDLE_FINGER_PIP", "MIDDLE_FINGER_DIP", "MIDDLE_FINGER_TIP",
-                     "RING_FINGER_MCP", "RING_FINGER_PIP", "RING_FINGER_DIP", "RING_FINGER_TIP",
-                     "PINKY_MCP", "PINKY_PIP", "PINKY_DIP", "PINKY_TIP"]
+        let names = [
+            "WRIST", "THUMB_CMC", "THUMB_MCP", "THUMB_IP", "THUMB_TIP",
+            "INDEX_FINGER_MCP", "INDEX_FINGER_PIP", "INDEX_FINGER_DIP", "INDEX_FINGER_TIP",
+            "MIDDLE_FINGER_MCP", "MIDDLE_FINGER_PIP", "MIDDLE_FINGER_DIP", "MIDDLE_FINGER_TIP",
+            "RING_FINGER_MCP", "RING_FINGER_PIP", "RING_FINGER_DIP", "RING_FINGER_TIP",
+            "PINKY_MCP", "PINKY_PIP", "PINKY_DIP", "PINKY_TIP"
+        ]
         return names[rawValue]
     }
 }
@@ -110,6 +114,7 @@ public struct HandLandmarkerLiveStreamResult: Sendable {
 /// class with a `nonisolated` implementation that hops to its actor).
 public protocol HandLandmarkerLiveStreamDelegate: AnyObject, Sendable {
     /// `result` is nil exactly when `error` is set; a frame without hands gives an empty result.
-    func handLandmarker(_ handLandmarker: HandLandmarker, didFinishDetection result: HandLandmarkerResult?,
-                        timestampInMilliseconds: Int, error: (any Error)?)
+    func handLandmarker(
+        _ handLandmarker: HandLandmarker, didFinishDetection result: HandLandmarkerResult?,
+        timestampInMilliseconds: Int, error: (any Error)?)
 }

@@ -20,8 +20,10 @@ struct HandModels: Sendable {
         }
         let counts = palm.outputs.map { $0.shape.reduce(1, *) }
         guard counts.count == 2, let boxes = counts.firstIndex(of: Self.anchorCount * 18),
-              let scores = counts.firstIndex(of: Self.anchorCount) else {
-            throw HandLandmarkerError.invalidModel("\(palmPath) is not a palm detector: expected outputs of \(Self.anchorCount)×18 and \(Self.anchorCount) values, got \(palm.outputs.map(\.shape))")
+            let scores = counts.firstIndex(of: Self.anchorCount)
+        else {
+            throw HandLandmarkerError.invalidModel(
+                "\(palmPath) is not a palm detector: expected outputs of \(Self.anchorCount)×18 and \(Self.anchorCount) values, got \(palm.outputs.map(\.shape))")
         }
         guard landmark.inputs.count == 1, landmark.inputs[0].shape == Self.landmarkInputShape else {
             throw HandLandmarkerError.invalidModel("\(landmarkPath) is not a hand landmark net: expected one input \(Self.landmarkInputShape), got \(landmark.inputs.map(\.shape))")
@@ -38,10 +40,11 @@ struct HandModels: Sendable {
 
     /// Loads the variant's pair from `baseOptions.modelAssetPath` (a folder) or the bundle.
     static func load(_ options: HandLandmarkerOptions) throws -> HandModels {
-        let (palmModel, landmarkModel): (BundledModel, BundledModel) = switch options.modelVariant {
-        case .full: (.palmDetectionFull, .handLandmarkFull)
-        case .lite: (.palmDetectionLite, .handLandmarkLite)
-        }
+        let (palmModel, landmarkModel): (BundledModel, BundledModel) =
+            switch options.modelVariant {
+            case .full: (.palmDetectionFull, .handLandmarkFull)
+            case .lite: (.palmDetectionLite, .handLandmarkLite)
+            }
         guard let path = options.baseOptions.modelAssetPath else {
             func bundled(_ m: BundledModel) throws -> (Model, String) {
                 let url: URL
@@ -64,7 +67,8 @@ struct HandModels: Sendable {
         func fromFolder(_ m: BundledModel) throws -> (Model, String) {
             let url = folder.appendingPathComponent(m.fileName)
             guard FileManager.default.isReadableFile(atPath: url.path) else {
-                throw HandLandmarkerError.modelNotFound("\(url.path) not found: the folder must hold \(palmModel.fileName) and \(landmarkModel.fileName) (from `blaze-model convert`)")
+                throw HandLandmarkerError.modelNotFound(
+                    "\(url.path) not found: the folder must hold \(palmModel.fileName) and \(landmarkModel.fileName) (from `blaze-model convert`)")
             }
             return (try loadModel(url), url.path)
         }
@@ -114,11 +118,12 @@ final class SessionPool: @unchecked Sendable {
     private var createdCount = 0
 
     func withSessions<R>(_ body: (HandSessions) throws -> R) rethrows -> R {
-        let sessions = lock.withLock { () -> HandSessions? in
-            if let idle = free.popLast() { return idle }
-            createdCount += 1
-            return nil
-        } ?? HandSessions(models: models, threads: threads)
+        let sessions =
+            lock.withLock { () -> HandSessions? in
+                if let idle = free.popLast() { return idle }
+                createdCount += 1
+                return nil
+            } ?? HandSessions(models: models, threads: threads)
         defer { lock.withLock { free.append(sessions) } }
         return try body(sessions)
     }

@@ -40,9 +40,10 @@ struct HandPipeline: Sendable {
         let decoder = DetectionDecoderOptions.palm.withMinScore(minDetectionConfidence)
         let raw: [Detection]
         do {
-            raw = try decodeDetections(boxes: session.outputBuffers[models.palmBoxesOutput],
-                                       scores: session.outputBuffers[models.palmScoresOutput],
-                                       anchors: anchors, options: decoder)
+            raw = try decodeDetections(
+                boxes: session.outputBuffers[models.palmBoxesOutput],
+                scores: session.outputBuffers[models.palmScoresOutput],
+                anchors: anchors, options: decoder)
         } catch {
             throw HandLandmarkerError.invalidModel("palm detector output: \(error)", underlying: error as? BlazeError)
         }
@@ -79,7 +80,8 @@ struct HandPipeline: Sendable {
         var c = hand.handedness
         if mirrored {
             c.index = 1 - c.index
-            c.categoryName = HandednessConvention.tasks.labels.0 == c.categoryName
+            c.categoryName =
+                HandednessConvention.tasks.labels.0 == c.categoryName
                 ? HandednessConvention.tasks.labels.1 : HandednessConvention.tasks.labels.0
         }
         return ResultCategory(index: c.index, score: c.score, categoryName: c.categoryName, displayName: c.categoryName)

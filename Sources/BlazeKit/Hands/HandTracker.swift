@@ -23,9 +23,11 @@ extension HandPipeline {
     /// `numHands` hands are tracked; new palms join the tracked hands through
     /// `HandAssociation(minTrackingConfidence)`; the kept hands' next-frame ROIs are remembered.
     /// Hands are de-duplicated in every mode (S11).
-    func process(_ image: VisionImage, region: NormalizedRect?, timestamp: Int, tracker: inout HandTracker?,
-                 minTrackingConfidence: Float, smoothing: LandmarkSmoother.Options?, sessions: HandSessions,
-                 work: inout FrameWork) throws -> HandLandmarkerResult {
+    func process(
+        _ image: VisionImage, region: NormalizedRect?, timestamp: Int, tracker: inout HandTracker?,
+        minTrackingConfidence: Float, smoothing: LandmarkSmoother.Options?, sessions: HandSessions,
+        work: inout FrameWork
+    ) throws -> HandLandmarkerResult {
         let w = image.uprightWidth, h = image.uprightHeight
         var rects: [TrackedRect]
         if var state = tracker {
@@ -65,13 +67,15 @@ extension HandPipeline {
                 return TrackedRect(rect: next, trackingID: id)
             }
             if let smoothing {
-                smoothTracked(&landmarks, ids: ids, smoothers: &state.smoothers, options: smoothing,
-                              imageWidth: w, imageHeight: h, timestamp: timestamp)
+                smoothTracked(
+                    &landmarks, ids: ids, smoothers: &state.smoothers, options: smoothing,
+                    imageWidth: w, imageHeight: h, timestamp: timestamp)
             }
             tracker = state
         }
-        return HandLandmarkerResult(handedness: found.map { [category($0.hand)] }, landmarks: landmarks,
-                                    worldLandmarks: found.map(\.hand.worldLandmarks),
-                                    timestampInMilliseconds: timestamp, trackingIDs: ids)
+        return HandLandmarkerResult(
+            handedness: found.map { [category($0.hand)] }, landmarks: landmarks,
+            worldLandmarks: found.map(\.hand.worldLandmarks),
+            timestampInMilliseconds: timestamp, trackingIDs: ids)
     }
 }

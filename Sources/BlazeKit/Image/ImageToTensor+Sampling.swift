@@ -15,7 +15,7 @@ func fixedPoint32(_ v: Double) -> Int {
 struct CropSampler: PixelSourceVisitor {
     typealias Result = Void
     let storedWidth: Int, storedHeight: Int
-    let map: OrientationTransform          // upright → stored, scaled to 1/32 px
+    let map: OrientationTransform  // upright → stored, scaled to 1/32 px
     let tw: Int, th: Int
     let cx: Double, cy: Double, rw: Double, rh: Double, cosT: Double, sinT: Double
     let rotated: Bool
@@ -23,8 +23,10 @@ struct CropSampler: PixelSourceVisitor {
     let scale: Float, lo: Float
     let output: UnsafeMutablePointer<Float>
 
-    init(image: VisionImage, transform t: ImageToTensorTransform, options: ImageToTensorOptions,
-         output: UnsafeMutablePointer<Float>) {
+    init(
+        image: VisionImage, transform t: ImageToTensorTransform, options: ImageToTensorOptions,
+        output: UnsafeMutablePointer<Float>
+    ) {
         storedWidth = image.width
         storedHeight = image.height
         var m = image.orientation.uprightToStored(width: image.width, height: image.height)
@@ -76,8 +78,9 @@ struct CropSampler: PixelSourceVisitor {
                                         ys[u] = y
                                     }
                                 }
-                                sampleRow(source, xs: xs.baseAddress!, ys: ys.baseAddress!, lut: lut.baseAddress!,
-                                          out: output + v &* tw &* 3)
+                                sampleRow(
+                                    source, xs: xs.baseAddress!, ys: ys.baseAddress!, lut: lut.baseAddress!,
+                                    out: output + v &* tw &* 3)
                             }
                         }
                     }
@@ -88,8 +91,10 @@ struct CropSampler: PixelSourceVisitor {
 
     /// Samples one tensor row from upright 1/32-pixel coordinates.
     @inline(__always)
-    func sampleRow<S: PixelSource>(_ s: S, xs: UnsafePointer<Int>, ys: UnsafePointer<Int>,
-                                   lut: UnsafePointer<Float>, out: UnsafeMutablePointer<Float>) {
+    func sampleRow<S: PixelSource>(
+        _ s: S, xs: UnsafePointer<Int>, ys: UnsafePointer<Int>,
+        lut: UnsafePointer<Float>, out: UnsafeMutablePointer<Float>
+    ) {
         let w = storedWidth, h = storedHeight, w1 = w &- 1, h1 = h &- 1
         let m = map
         var o = out

@@ -20,8 +20,10 @@ public struct ImageToTensorOptions: Sendable, Hashable {
     /// Pixel value p ∈ 0…255 becomes `p·(hi − lo)/255 + lo` (Float32).
     public var outputRange: ClosedRange<Float>
 
-    public init(width: Int, height: Int, keepAspectRatio: Bool = false, borderMode: BorderMode = .replicate,
-                outputRange: ClosedRange<Float> = 0...1) {
+    public init(
+        width: Int, height: Int, keepAspectRatio: Bool = false, borderMode: BorderMode = .replicate,
+        outputRange: ClosedRange<Float> = 0...1
+    ) {
         self.width = width
         self.height = height
         self.keepAspectRatio = keepAspectRatio
@@ -81,8 +83,10 @@ extension VisionImage {
     /// Errors: an empty, non-positive or non-finite ROI, a tensor size outside 1…16384, or a
     /// buffer shorter than `options.elementCount`.
     @discardableResult
-    public func toTensor(roi: NormalizedRect? = nil, options: ImageToTensorOptions,
-                         into buffer: UnsafeMutableBufferPointer<Float>) throws -> ImageToTensorTransform {
+    public func toTensor(
+        roi: NormalizedRect? = nil, options: ImageToTensorOptions,
+        into buffer: UnsafeMutableBufferPointer<Float>
+    ) throws -> ImageToTensorTransform {
         let tw = options.width, th = options.height
         guard tw > 0, th > 0, tw <= 16384, th <= 16384 else {
             throw BlazeError(.invalidInput, "tensor size \(tw)×\(th) is outside 1…16384")
@@ -99,7 +103,8 @@ extension VisionImage {
 
     /// `toTensor(roi:options:into:)` into a new array.
     public func toTensor(roi: NormalizedRect? = nil, options: ImageToTensorOptions) throws
-        -> (tensor: [Float], transform: ImageToTensorTransform) {
+        -> (tensor: [Float], transform: ImageToTensorTransform)
+    {
         var tensor = [Float](repeating: 0, count: max(0, options.width) * max(0, options.height) * 3)
         let transform = try tensor.withUnsafeMutableBufferPointer { try toTensor(roi: roi, options: options, into: $0) }
         return (tensor, transform)
@@ -138,8 +143,9 @@ extension VisionImage {
                 padding = LetterboxPadding(left: h, top: 0, right: h, bottom: 0)
             }
         }
-        let m = rotatedSubRectToRectMatrix(centerX: cx, centerY: cy, width: rw, height: rh, rotation: theta,
-                                           imageWidth: iw, imageHeight: ih)
+        let m = rotatedSubRectToRectMatrix(
+            centerX: cx, centerY: cy, width: rw, height: rh, rotation: theta,
+            imageWidth: iw, imageHeight: ih)
         return ImageToTensorTransform(projection: m, padding: padding, centerX: cx, centerY: cy, width: rw, height: rh, rotation: theta)
     }
 }
@@ -147,8 +153,10 @@ extension VisionImage {
 /// MediaPipe's `GetRotatedSubRectToRectTransformMatrix` (docs/pipelines.md S1 step 7): the 4×4
 /// row-major matrix from normalized coordinates of a rotated sub-rect (centre, size in pixels)
 /// to normalized image coordinates, in the C++ Float32 operation order.
-func rotatedSubRectToRectMatrix(centerX e: Float, centerY f: Float, width a: Float, height b: Float, rotation: Float,
-                                imageWidth iw: Float, imageHeight ih: Float) -> [Float] {
+func rotatedSubRectToRectMatrix(
+    centerX e: Float, centerY f: Float, width a: Float, height b: Float, rotation: Float,
+    imageWidth iw: Float, imageHeight ih: Float
+) -> [Float] {
     let c = cos(rotation), d = sin(rotation), g = 1 / iw, h = 1 / ih
     var m = [Float](repeating: 0, count: 16)
     m[0] = a * c * g

@@ -27,7 +27,7 @@ public enum PixelFormat: Sendable, Hashable {
     /// Every format, both ranges of the YUV ones (for tests and tools).
     public static let allFormats: [PixelFormat] = [
         .rgba8, .bgra8, .argb8, .rgb8, .bgr8, .gray8,
-        .nv12(.video), .nv12(.full), .nv21(.video), .nv21(.full), .i420(.video), .i420(.full),
+        .nv12(.video), .nv12(.full), .nv21(.video), .nv21(.full), .i420(.video), .i420(.full)
     ]
 
     /// Number of planes: 1 for packed formats, 2 for NV12/NV21, 3 for I420.

@@ -11,10 +11,12 @@ extension VisionImage {
         }
         var result = try VisionImage(width: uprightWidth, height: uprightHeight, format: format)
         result.withUnsafeMutablePlanes(discardingContents: true) { planes in
-            withPixelSource(UprightConverter(map: orientation.uprightToStored(width: width, height: height),
-                                             width: uprightWidth, height: uprightHeight, format: format,
-                                             output: planes[0].bytes.baseAddress!.assumingMemoryBound(to: UInt8.self),
-                                             stride: planes[0].bytesPerRow))
+            withPixelSource(
+                UprightConverter(
+                    map: orientation.uprightToStored(width: width, height: height),
+                    width: uprightWidth, height: uprightHeight, format: format,
+                    output: planes[0].bytes.baseAddress!.assumingMemoryBound(to: UInt8.self),
+                    stride: planes[0].bytesPerRow))
         }
         return result
     }
@@ -42,14 +44,15 @@ private struct UprightConverter: PixelSourceVisitor {
 
     func visit<S: PixelSource>(_ source: S) {
         // Destination byte offsets of R, G, B, A (−1 = not stored); gray handled apart.
-        let (bpp, r, g, b, a): (Int, Int, Int, Int, Int) = switch format {
-        case .rgba8: (4, 0, 1, 2, 3)
-        case .bgra8: (4, 2, 1, 0, 3)
-        case .argb8: (4, 1, 2, 3, 0)
-        case .rgb8: (3, 0, 1, 2, -1)
-        case .bgr8: (3, 2, 1, 0, -1)
-        default: (1, -1, -1, -1, -1)
-        }
+        let (bpp, r, g, b, a): (Int, Int, Int, Int, Int) =
+            switch format {
+            case .rgba8: (4, 0, 1, 2, 3)
+            case .bgra8: (4, 2, 1, 0, 3)
+            case .argb8: (4, 1, 2, 3, 0)
+            case .rgb8: (3, 0, 1, 2, -1)
+            case .bgr8: (3, 2, 1, 0, -1)
+            default: (1, -1, -1, -1, -1)
+            }
         for y in 0..<height {
             var o = output + y &* stride
             // Stored position of (0, y) and its step per upright x.

@@ -64,16 +64,20 @@ public struct VisionImage: Sendable {
     /// CbCr pair per two columns, the last column's pair included), as FFmpeg's
     /// `av_image_copy_to_buffer` with alignment 1 lays it out.
     /// A buffer too short for that layout, or a row shorter than the pixels, is a typed error.
-    public init(borrowing bytes: UnsafeRawBufferPointer, width: Int, height: Int, bytesPerRow: Int,
-                format: PixelFormat, orientation: ImageOrientation = .up) throws {
+    public init(
+        borrowing bytes: UnsafeRawBufferPointer, width: Int, height: Int, bytesPerRow: Int,
+        format: PixelFormat, orientation: ImageOrientation = .up
+    ) throws {
         let planes = try Self.contiguousPlanes(bytes, width: width, height: height, bytesPerRow: bytesPerRow, format: format)
         try self.init(borrowingPlanes: planes, width: width, height: height, format: format, orientation: orientation)
     }
 
     /// Borrows separate planes (e.g. a camera's bi-planar buffer) without copying. `planes.count`
     /// must equal `format.planeCount`.
-    public init(borrowingPlanes planes: [ImagePlane], width: Int, height: Int, format: PixelFormat,
-                orientation: ImageOrientation = .up) throws {
+    public init(
+        borrowingPlanes planes: [ImagePlane], width: Int, height: Int, format: PixelFormat,
+        orientation: ImageOrientation = .up
+    ) throws {
         try Self.validateSize(width: width, height: height, format: format)
         guard planes.count == format.planeCount else {
             throw BlazeError(.invalidInput, "\(format) needs \(format.planeCount) plane(s), got \(planes.count)")
@@ -94,8 +98,10 @@ public struct VisionImage: Sendable {
     }
 
     /// Copies pixels laid out as for `init(borrowing:…)` into a new owned, tightly packed image.
-    public init(copying bytes: some ContiguousBytes, width: Int, height: Int, bytesPerRow: Int? = nil,
-                format: PixelFormat, orientation: ImageOrientation = .up) throws {
+    public init(
+        copying bytes: some ContiguousBytes, width: Int, height: Int, bytesPerRow: Int? = nil,
+        format: PixelFormat, orientation: ImageOrientation = .up
+    ) throws {
         let stride = bytesPerRow ?? width &* format.bytesPerPixel
         let copy: VisionImage = try bytes.withUnsafeBytes { raw in
             try VisionImage(borrowing: raw, width: width, height: height, bytesPerRow: stride, format: format).ownedCopy()
@@ -122,8 +128,10 @@ public struct VisionImage: Sendable {
     /// replaced by an owned copy (copy-on-write); with `discardingContents` the old pixels are not
     /// copied (the new storage is zeroed). Readers that reuse frame buffers rely on this: when the
     /// caller has dropped the previous frame its memory is written in place.
-    public mutating func withUnsafeMutablePlanes<R>(discardingContents: Bool = false,
-                                                    _ body: ([MutableImagePlane]) throws -> R) rethrows -> R {
+    public mutating func withUnsafeMutablePlanes<R>(
+        discardingContents: Bool = false,
+        _ body: ([MutableImagePlane]) throws -> R
+    ) rethrows -> R {
         if !storage.isOwned || !isKnownUniquelyReferenced(&storage) {
             let fresh = PixelStorage(width: width, height: height, format: format)
             if !discardingContents { copyPixels(from: storage, to: fresh) }
@@ -186,8 +194,10 @@ extension VisionImage {
         return total
     }
 
-    static func contiguousPlanes(_ bytes: UnsafeRawBufferPointer, width: Int, height: Int, bytesPerRow: Int,
-                                 format: PixelFormat) throws -> [ImagePlane] {
+    static func contiguousPlanes(
+        _ bytes: UnsafeRawBufferPointer, width: Int, height: Int, bytesPerRow: Int,
+        format: PixelFormat
+    ) throws -> [ImagePlane] {
         try validateSize(width: width, height: height, format: format)
         let chromaRows = (height + 1) / 2
         var strides = [bytesPerRow]

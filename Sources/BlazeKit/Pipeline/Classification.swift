@@ -21,8 +21,9 @@ public struct ClassificationCategory: Sendable, Hashable {
 /// candidates are `{0, p}` and `{1, 1 − p}`; the higher score wins and a tie keeps index 0.
 func binaryClassification(probability p: Float, labels: (String, String)) -> ClassificationCategory {
     let q = Float(1.0 - Double(p))
-    return p >= q ? ClassificationCategory(index: 0, score: p, categoryName: labels.0)
-                  : ClassificationCategory(index: 1, score: q, categoryName: labels.1)
+    return p >= q
+        ? ClassificationCategory(index: 0, score: p, categoryName: labels.0)
+        : ClassificationCategory(index: 1, score: q, categoryName: labels.1)
 }
 
 /// How the hand model's handedness output is named (docs/pipelines.md §6.5). The probability `p`

@@ -16,8 +16,10 @@ public struct DetectionDecoderOptions: Sendable, Hashable {
     /// Logits are clamped to ±this before the sigmoid (`score_clipping_thresh`).
     public var scoreClippingThreshold: Float
 
-    public init(coordinatesPerAnchor: Int, keypointCount: Int, scale: Float, minScore: Float,
-                scoreClippingThreshold: Float = 100) {
+    public init(
+        coordinatesPerAnchor: Int, keypointCount: Int, scale: Float, minScore: Float,
+        scoreClippingThreshold: Float = 100
+    ) {
         self.coordinatesPerAnchor = coordinatesPerAnchor
         self.keypointCount = keypointCount
         self.scale = scale
@@ -26,16 +28,19 @@ public struct DetectionDecoderOptions: Sendable, Hashable {
     }
 
     /// BlazeFace short range: 16 coordinates, 6 keypoints, S = 128, threshold 0.5.
-    public static let faceShortRange = DetectionDecoderOptions(coordinatesPerAnchor: 16, keypointCount: 6,
-                                                               scale: 128, minScore: 0.5)
+    public static let faceShortRange = DetectionDecoderOptions(
+        coordinatesPerAnchor: 16, keypointCount: 6,
+        scale: 128, minScore: 0.5)
     /// BlazeFace full range: 16 coordinates, 6 keypoints, S = 192, threshold **0.6** — the value
     /// the legacy graph really uses even when 0.5 is requested (docs/pipelines.md §3 note). Tasks
     /// passes `min_detection_confidence` (default 0.5) instead.
-    public static let faceFullRange = DetectionDecoderOptions(coordinatesPerAnchor: 16, keypointCount: 6,
-                                                              scale: 192, minScore: 0.6)
+    public static let faceFullRange = DetectionDecoderOptions(
+        coordinatesPerAnchor: 16, keypointCount: 6,
+        scale: 192, minScore: 0.6)
     /// Palm detector: 18 coordinates, 7 keypoints, S = 192, threshold 0.5.
-    public static let palm = DetectionDecoderOptions(coordinatesPerAnchor: 18, keypointCount: 7,
-                                                     scale: 192, minScore: 0.5)
+    public static let palm = DetectionDecoderOptions(
+        coordinatesPerAnchor: 18, keypointCount: 7,
+        scale: 192, minScore: 0.5)
 
     /// A copy with another score threshold (e.g. the user's `min_detection_confidence`).
     public func withMinScore(_ minScore: Float) -> DetectionDecoderOptions {
@@ -56,8 +61,10 @@ func sigmoid(_ x: Float) -> Float { 1 / (1 + exp(-x)) }
 ///   - boxes: the box tensor, `anchors.count × coordinatesPerAnchor` floats (tensor pixels).
 ///   - scores: the score tensor, `anchors.count` logits.
 /// - Throws: `BlazeError(.shapeMismatch)` when the tensor sizes do not fit the anchors.
-func decodeDetections(boxes: UnsafeBufferPointer<Float>, scores: UnsafeBufferPointer<Float>,
-                             anchors: [SSDAnchor], options: DetectionDecoderOptions) throws -> [Detection] {
+func decodeDetections(
+    boxes: UnsafeBufferPointer<Float>, scores: UnsafeBufferPointer<Float>,
+    anchors: [SSDAnchor], options: DetectionDecoderOptions
+) throws -> [Detection] {
     let n = anchors.count, stride = options.coordinatesPerAnchor
     guard stride >= 4 + 2 * options.keypointCount else {
         throw BlazeError(.invalidInput, "\(options.keypointCount) keypoints need at least \(4 + 2 * options.keypointCount) coordinates per anchor, got \(stride)")
@@ -86,18 +93,24 @@ func decodeDetections(boxes: UnsafeBufferPointer<Float>, scores: UnsafeBufferPoi
         keypoints.reserveCapacity(options.keypointCount)
         for k in 0..<options.keypointCount {
             let offset = base + 4 + 2 * k
-            keypoints.append(Detection.Keypoint(x: boxes[offset] / s * anchor.width + anchor.xCenter,
-                                                y: boxes[offset + 1] / s * anchor.height + anchor.yCenter))
+            keypoints.append(
+                Detection.Keypoint(
+                    x: boxes[offset] / s * anchor.width + anchor.xCenter,
+                    y: boxes[offset + 1] / s * anchor.height + anchor.yCenter))
         }
-        result.append(Detection(score: score, box: .init(xmin: xmin, ymin: ymin, width: width, height: height),
-                                keypoints: keypoints))
+        result.append(
+            Detection(
+                score: score, box: .init(xmin: xmin, ymin: ymin, width: width, height: height),
+                keypoints: keypoints))
     }
     return result
 }
 
 /// `decodeDetections(boxes:scores:anchors:options:)` on arrays (e.g. `Session.run` outputs).
-func decodeDetections(boxes: [Float], scores: [Float], anchors: [SSDAnchor],
-                             options: DetectionDecoderOptions) throws -> [Detection] {
+func decodeDetections(
+    boxes: [Float], scores: [Float], anchors: [SSDAnchor],
+    options: DetectionDecoderOptions
+) throws -> [Detection] {
     try boxes.withUnsafeBufferPointer { b in
         try scores.withUnsafeBufferPointer { s in
             try decodeDetections(boxes: b, scores: s, anchors: anchors, options: options)

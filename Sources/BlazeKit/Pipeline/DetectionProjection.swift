@@ -32,8 +32,9 @@ extension Detection {
     public func removingLetterbox(left: Float, top: Float, right: Float, bottom: Float) -> Detection {
         let sx = 1 - (left + right), sy = 1 - (top + bottom)
         var out = self
-        out.box = BoundingBox(xmin: (box.xmin - left) / sx, ymin: (box.ymin - top) / sy,
-                              width: box.width / sx, height: box.height / sy)
+        out.box = BoundingBox(
+            xmin: (box.xmin - left) / sx, ymin: (box.ymin - top) / sy,
+            width: box.width / sx, height: box.height / sy)
         out.keypoints = keypoints.map { Keypoint(x: ($0.x - left) / sx, y: ($0.y - top) / sy) }
         return out
     }
@@ -50,7 +51,9 @@ extension Detection {
             if truncated >= Float(size) { return size }
             return Int(truncated)
         }
-        return (convert(box.xmin, imageWidth), convert(box.ymin, imageHeight),
-                convert(box.width, imageWidth), convert(box.height, imageHeight))
+        return (
+            convert(box.xmin, imageWidth), convert(box.ymin, imageHeight),
+            convert(box.width, imageWidth), convert(box.height, imageHeight)
+        )
     }
 }

@@ -16,8 +16,10 @@ func faceRect(fromDetection detection: Detection, imageWidth: Int, imageHeight: 
 }
 
 /// The face mesh ROI for a BlazeFace detection (§4.1).
-func faceMeshROI(fromDetection detection: Detection, imageWidth: Int, imageHeight: Int,
-                        flavor: FaceMeshROIFlavor = .legacy) -> NormalizedRect {
+func faceMeshROI(
+    fromDetection detection: Detection, imageWidth: Int, imageHeight: Int,
+    flavor: FaceMeshROIFlavor = .legacy
+) -> NormalizedRect {
     let rect = faceRect(fromDetection: detection, imageWidth: imageWidth, imageHeight: imageHeight)
     let transformation: RectTransformation = flavor == .legacy ? .faceMesh : .expandedFace
     return transformation.apply(to: rect, imageWidth: imageWidth, imageHeight: imageHeight)

@@ -43,14 +43,17 @@ extension NormalizedRect {
         let box = detection.box
         var angle: Float = 0
         if let rotation {
-            precondition(max(rotation.startKeypoint, rotation.endKeypoint) < detection.keypoints.count,
-                         "rotation keypoints \(rotation.startKeypoint)→\(rotation.endKeypoint) missing (\(detection.keypoints.count) keypoints)")
-            angle = rotation.rotation(start: detection.keypoints[rotation.startKeypoint],
-                                      end: detection.keypoints[rotation.endKeypoint],
-                                      imageWidth: imageWidth, imageHeight: imageHeight)
+            precondition(
+                max(rotation.startKeypoint, rotation.endKeypoint) < detection.keypoints.count,
+                "rotation keypoints \(rotation.startKeypoint)→\(rotation.endKeypoint) missing (\(detection.keypoints.count) keypoints)")
+            angle = rotation.rotation(
+                start: detection.keypoints[rotation.startKeypoint],
+                end: detection.keypoints[rotation.endKeypoint],
+                imageWidth: imageWidth, imageHeight: imageHeight)
         }
-        self.init(xCenter: box.xmin + box.width / 2, yCenter: box.ymin + box.height / 2,
-                  width: box.width, height: box.height, rotation: angle)
+        self.init(
+            xCenter: box.xmin + box.width / 2, yCenter: box.ymin + box.height / 2,
+            width: box.width, height: box.height, rotation: angle)
     }
 
     /// The all-zero rect the Tasks palm graph emits for "no palms" (docs/pipelines.md §6.3); equal

@@ -28,22 +28,26 @@ public let handLandmarkCount = 21
 ///   - padding: letterbox padding of the crop `[left, top, right, bottom]` (0 for the square
 ///     hand ROIs).
 /// - Throws: `BlazeError(.shapeMismatch)` for a wrong number or size of outputs.
-func decodeHandLandmarks(outputs: [[Float]], roi: NormalizedRect,
-                                padding: (left: Float, top: Float, right: Float, bottom: Float) = (0, 0, 0, 0),
-                                convention: HandednessConvention = .tasks) throws -> DecodedHand {
+func decodeHandLandmarks(
+    outputs: [[Float]], roi: NormalizedRect,
+    padding: (left: Float, top: Float, right: Float, bottom: Float) = (0, 0, 0, 0),
+    convention: HandednessConvention = .tasks
+) throws -> DecodedHand {
     guard outputs.count == 4, outputs[1].count == 1, outputs[2].count == 1 else {
         throw BlazeError(.shapeMismatch, "hand landmark model: expected 4 outputs [63, 1, 1, 63], got \(outputs.map(\.count))")
     }
     var landmarks = try decodeLandmarks(outputs[0], options: .hand)
     if padding != (0, 0, 0, 0) {
-        landmarks = removeLetterbox(from: landmarks, left: padding.left, top: padding.top,
-                                    right: padding.right, bottom: padding.bottom)
+        landmarks = removeLetterbox(
+            from: landmarks, left: padding.left, top: padding.top,
+            right: padding.right, bottom: padding.bottom)
     }
     landmarks = projectLandmarks(landmarks, onto: roi)
     let world = try outputs[3].withUnsafeBufferPointer {
         try decodeWorldLandmarks($0, count: handLandmarkCount, rotation: roi.rotation)
     }
     let p = outputs[2][0]
-    return DecodedHand(landmarks: landmarks, worldLandmarks: world, presence: outputs[1][0],
-                       handednessProbability: p, handedness: handedness(probability: p, convention: convention))
+    return DecodedHand(
+        landmarks: landmarks, worldLandmarks: world, presence: outputs[1][0],
+        handednessProbability: p, handedness: handedness(probability: p, convention: convention))
 }

@@ -83,15 +83,17 @@ func facePose(landmarks: [NormalizedLandmark], imageWidth: Int, imageHeight: Int
     }
 
     guard let firstScale = scale(of: screen.map { SIMD3($0.x, $0.y, -$0.z) }),
-          let secondScale = scale(of: unproject(firstScale)),
-          let pose = weightedOrthogonalProcrustes(source: source, target: subset(unproject(firstScale * secondScale)),
-                                                  weights: weights) else { return nil }
+        let secondScale = scale(of: unproject(firstScale)),
+        let pose = weightedOrthogonalProcrustes(
+            source: source, target: subset(unproject(firstScale * secondScale)),
+            weights: weights)
+    else { return nil }
     let sr = pose.rotationAndScale, t = pose.translation
     let matrix: [Float] = [
         sr[0, 0], sr[0, 1], sr[0, 2], t.x,
         sr[1, 0], sr[1, 1], sr[1, 2], t.y,
         sr[2, 0], sr[2, 1], sr[2, 2], t.z,
-        0, 0, 0, 1,
+        0, 0, 0, 1
     ].map { Float($0) }
     return FacePose(matrix: matrix, eulerAngles: HeadEulerAngles(poseMatrix: matrix))
 }

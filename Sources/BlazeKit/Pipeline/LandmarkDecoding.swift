@@ -52,8 +52,10 @@ func decodeLandmarks(_ raw: [Float], options: LandmarkDecoderOptions) throws -> 
 
 /// docs/pipelines.md S8 step 2 (`LandmarkLetterboxRemovalCalculator`): padding as fractions of the
 /// tensor size; z is rescaled like x.
-func removeLetterbox(from landmarks: [NormalizedLandmark], left: Float, top: Float,
-                            right: Float, bottom: Float) -> [NormalizedLandmark] {
+func removeLetterbox(
+    from landmarks: [NormalizedLandmark], left: Float, top: Float,
+    right: Float, bottom: Float
+) -> [NormalizedLandmark] {
     let sx = 1 - (left + right), sy = 1 - (top + bottom)
     return landmarks.map { NormalizedLandmark(x: ($0.x - left) / sx, y: ($0.y - top) / sy, z: $0.z / sx) }
 }
@@ -66,8 +68,9 @@ func projectLandmarks(_ landmarks: [NormalizedLandmark], onto rect: NormalizedRe
     return landmarks.map { lm in
         let x = lm.x - 0.5, y = lm.y - 0.5
         let nx = c * x - s * y, ny = s * x + c * y
-        return NormalizedLandmark(x: nx * rect.width + rect.xCenter, y: ny * rect.height + rect.yCenter,
-                                  z: lm.z * rect.width)
+        return NormalizedLandmark(
+            x: nx * rect.width + rect.xCenter, y: ny * rect.height + rect.yCenter,
+            z: lm.z * rect.width)
     }
 }
 
@@ -82,9 +85,10 @@ func projectLandmarks(_ landmarks: [NormalizedLandmark], matrix: [Float]) -> [No
     let dy = Double((1 * m[4] + 0 * m[5] + m[7]) - (0 * m[4] + 0 * m[5] + m[7]))
     let zScale = Float((dx * dx + dy * dy).squareRoot())
     return landmarks.map { lm in
-        NormalizedLandmark(x: lm.x * m[0] + lm.y * m[1] + lm.z * m[2] + m[3],
-                           y: lm.x * m[4] + lm.y * m[5] + lm.z * m[6] + m[7],
-                           z: zScale * lm.z)
+        NormalizedLandmark(
+            x: lm.x * m[0] + lm.y * m[1] + lm.z * m[2] + m[3],
+            y: lm.x * m[4] + lm.y * m[5] + lm.z * m[6] + m[7],
+            z: zScale * lm.z)
     }
 }
 
@@ -108,6 +112,7 @@ func decodeWorldLandmarks(_ raw: UnsafeBufferPointer<Float>, count: Int, rotatio
 /// `GetRotatedSubRectToRectTransformMatrix`, docs/pipelines.md S1 step 7; Float32 in the C++ order).
 func projectionMatrix(for rect: NormalizedRect, imageWidth: Int, imageHeight: Int) -> [Float] {
     let iw = Float(imageWidth), ih = Float(imageHeight)
-    return rotatedSubRectToRectMatrix(centerX: rect.xCenter * iw, centerY: rect.yCenter * ih, width: rect.width * iw,
-                                      height: rect.height * ih, rotation: rect.rotation, imageWidth: iw, imageHeight: ih)
+    return rotatedSubRectToRectMatrix(
+        centerX: rect.xCenter * iw, centerY: rect.yCenter * ih, width: rect.width * iw,
+        height: rect.height * ih, rotation: rect.rotation, imageWidth: iw, imageHeight: ih)
 }

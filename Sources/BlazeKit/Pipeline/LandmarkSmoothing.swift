@@ -16,8 +16,10 @@ public struct LandmarkSmoother: Sendable, Hashable {
         /// Smoothing is skipped (landmarks returned unchanged) when object_scale is below this.
         public var minAllowedObjectScale: Float
 
-        public init(minCutoff: Float, beta: Float, derivateCutoff: Float, frequency: Float = 30,
-                    minAllowedObjectScale: Float = 1e-6) {
+        public init(
+            minCutoff: Float, beta: Float, derivateCutoff: Float, frequency: Float = 30,
+            minAllowedObjectScale: Float = 1e-6
+        ) {
             self.minCutoff = minCutoff
             self.beta = beta
             self.derivateCutoff = derivateCutoff
@@ -42,15 +44,18 @@ public struct LandmarkSmoother: Sendable, Hashable {
     /// Smooths one frame's landmarks (normalized to a W×H image) observed at
     /// `timestampMicroseconds` (MediaPipe stream timestamps: Tasks `timestamp_ms·1000`).
     /// A change in the landmark count restarts the filters.
-    public mutating func smooth(_ landmarks: [NormalizedLandmark], imageWidth: Int, imageHeight: Int,
-                                timestampMicroseconds: Int64) -> [NormalizedLandmark] {
+    public mutating func smooth(
+        _ landmarks: [NormalizedLandmark], imageWidth: Int, imageHeight: Int,
+        timestampMicroseconds: Int64
+    ) -> [NormalizedLandmark] {
         if landmarks.isEmpty {
             reset()
             return landmarks
         }
         if filters.count != 3 * landmarks.count {
-            let filter = OneEuroFilter(frequency: Double(options.frequency), minCutoff: Double(options.minCutoff),
-                                       beta: Double(options.beta), derivateCutoff: Double(options.derivateCutoff))
+            let filter = OneEuroFilter(
+                frequency: Double(options.frequency), minCutoff: Double(options.minCutoff),
+                beta: Double(options.beta), derivateCutoff: Double(options.derivateCutoff))
             filters = Array(repeating: filter, count: 3 * landmarks.count)
         }
         let w = Float(imageWidth), h = Float(imageHeight)
@@ -83,17 +88,19 @@ public struct LandmarkSmoother: Sendable, Hashable {
 /// lose their filters (a frame without the object resets it). An object's first frame passes
 /// the filters unchanged and is returned bit for bit (the filters work in pixels, and x·W/W may
 /// differ in the last bit).
-func smoothTracked(_ landmarks: inout [[NormalizedLandmark]], ids: [Int], smoothers: inout [Int: LandmarkSmoother],
-                   options: LandmarkSmoother.Options, imageWidth: Int, imageHeight: Int, timestamp: Int) {
+func smoothTracked(
+    _ landmarks: inout [[NormalizedLandmark]], ids: [Int], smoothers: inout [Int: LandmarkSmoother],
+    options: LandmarkSmoother.Options, imageWidth: Int, imageHeight: Int, timestamp: Int
+) {
     var kept: [Int: LandmarkSmoother] = [:]
     for (i, id) in ids.enumerated() {
         let known = smoothers[id]
         var smoother = known ?? LandmarkSmoother(options: options)
-        let smoothed = smoother.smooth(landmarks[i], imageWidth: imageWidth, imageHeight: imageHeight,
-                                       timestampMicroseconds: Int64(timestamp) &* 1000)
+        let smoothed = smoother.smooth(
+            landmarks[i], imageWidth: imageWidth, imageHeight: imageHeight,
+            timestampMicroseconds: Int64(timestamp) &* 1000)
         if known != nil { landmarks[i] = smoothed }
         kept[id] = smoother
     }
     smoothers = kept
 }
-

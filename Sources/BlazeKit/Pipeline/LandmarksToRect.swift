@@ -19,8 +19,9 @@ func landmarksToDetection(_ landmarks: [NormalizedLandmark]) -> Detection {
         ymax = max(ymax, lm.y)
         keypoints.append(.init(x: lm.x, y: lm.y))
     }
-    return Detection(score: 0, box: .init(xmin: xmin, ymin: ymin, width: xmax - xmin, height: ymax - ymin),
-                     keypoints: keypoints)
+    return Detection(
+        score: 0, box: .init(xmin: xmin, ymin: ymin, width: xmax - xmin, height: ymax - ymin),
+        keypoints: keypoints)
 }
 
 /// Face S9 without the final transformation: landmark bounding box, rotation from landmark
@@ -29,8 +30,9 @@ func landmarksToDetection(_ landmarks: [NormalizedLandmark]) -> Detection {
 ///
 /// - Precondition: at least 264 landmarks (the 468/478-point meshes).
 func faceRect(fromLandmarks landmarks: [NormalizedLandmark], imageWidth: Int, imageHeight: Int) -> NormalizedRect {
-    NormalizedRect(detection: landmarksToDetection(landmarks), imageWidth: imageWidth, imageHeight: imageHeight,
-                   rotation: .faceLandmarks)
+    NormalizedRect(
+        detection: landmarksToDetection(landmarks), imageWidth: imageWidth, imageHeight: imageHeight,
+        rotation: .faceLandmarks)
 }
 
 /// The 12 hand landmarks the next-frame hand ROI is built from (wrist, thumb CMC/MCP/IP and the
@@ -86,20 +88,23 @@ func handRect(fromLandmarks landmarks: [NormalizedLandmark], imageWidth: Int, im
     let c = cos(rotation), s = sin(rotation)
     let cx = projectedCenterX * c - projectedCenterY * s + w * centerX
     let cy = projectedCenterX * s + projectedCenterY * c + h * centerY
-    return NormalizedRect(xCenter: cx / w, yCenter: cy / h, width: (maxX - minX) / w, height: (maxY - minY) / h,
-                          rotation: rotation)
+    return NormalizedRect(
+        xCenter: cx / w, yCenter: cy / h, width: (maxX - minX) / w, height: (maxY - minY) / h,
+        rotation: rotation)
 }
 
 /// The next frame's hand ROI (docs/pipelines.md S9 hand): `handRect` then scale 2, shift_y −0.1,
 /// square_long.
 func handROI(fromLandmarks landmarks: [NormalizedLandmark], imageWidth: Int, imageHeight: Int) -> NormalizedRect {
-    RectTransformation.handFromLandmarks.apply(to: handRect(fromLandmarks: landmarks, imageWidth: imageWidth, imageHeight: imageHeight),
-                                               imageWidth: imageWidth, imageHeight: imageHeight)
+    RectTransformation.handFromLandmarks.apply(
+        to: handRect(fromLandmarks: landmarks, imageWidth: imageWidth, imageHeight: imageHeight),
+        imageWidth: imageWidth, imageHeight: imageHeight)
 }
 
 /// The next frame's face mesh ROI (docs/pipelines.md S9 face, §4.1): bounding box of all
 /// landmarks, rotation 33 → 263, scale 1.5, square_long.
 func faceMeshROI(fromLandmarks landmarks: [NormalizedLandmark], imageWidth: Int, imageHeight: Int) -> NormalizedRect {
-    RectTransformation.faceMesh.apply(to: faceRect(fromLandmarks: landmarks, imageWidth: imageWidth, imageHeight: imageHeight),
-                                      imageWidth: imageWidth, imageHeight: imageHeight)
+    RectTransformation.faceMesh.apply(
+        to: faceRect(fromLandmarks: landmarks, imageWidth: imageWidth, imageHeight: imageHeight),
+        imageWidth: imageWidth, imageHeight: imageHeight)
 }

@@ -14,9 +14,11 @@ public enum NonMaxSuppressionAlgorithm: Sendable, Hashable {
 /// their input order, which MediaPipe's `std::sort` leaves unspecified). The output is in
 /// descending order of the seed scores; a weighted result keeps the seed's score.
 /// `maxDetections` only applies to `.plain` (MediaPipe ignores it for WEIGHTED).
-func nonMaxSuppression(_ detections: [Detection], iouThreshold: Float,
-                              algorithm: NonMaxSuppressionAlgorithm = .weighted,
-                              maxDetections: Int? = nil) -> [Detection] {
+func nonMaxSuppression(
+    _ detections: [Detection], iouThreshold: Float,
+    algorithm: NonMaxSuppressionAlgorithm = .weighted,
+    maxDetections: Int? = nil
+) -> [Detection] {
     let sorted = detections.sorted { $0.score > $1.score }
     switch algorithm {
     case .weighted: return weightedNonMaxSuppression(sorted, iouThreshold: iouThreshold)

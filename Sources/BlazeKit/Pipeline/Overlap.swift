@@ -4,8 +4,10 @@
 /// Boxes are closed intervals: boxes that do not touch, or either box being empty
 /// (`min > max` on an axis), give 0; touching boxes give 0 through a zero intersection; a
 /// non-positive denominator gives 0. Float32 throughout.
-func overlapIoU(_ a: (xmin: Float, ymin: Float, xmax: Float, ymax: Float),
-                           _ b: (xmin: Float, ymin: Float, xmax: Float, ymax: Float)) -> Float {
+func overlapIoU(
+    _ a: (xmin: Float, ymin: Float, xmax: Float, ymax: Float),
+    _ b: (xmin: Float, ymin: Float, xmax: Float, ymax: Float)
+) -> Float {
     if a.xmin > a.xmax || a.ymin > a.ymax || b.xmin > b.xmax || b.ymin > b.ymax { return 0 }
     if b.xmax < a.xmin || a.xmax < b.xmin || b.ymax < a.ymin || a.ymax < b.ymin { return 0 }
     let intersection = (min(a.xmax, b.xmax) - max(a.xmin, b.xmin)) * (min(a.ymax, b.ymax) - max(a.ymin, b.ymin))

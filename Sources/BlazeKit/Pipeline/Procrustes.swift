@@ -69,8 +69,10 @@ struct Matrix3: Sendable, Hashable {
             }
         }
         let order = [0, 1, 2].sorted { a[$0, $0] > a[$1, $1] }
-        return (SIMD3(a[order[0], order[0]], a[order[1], order[1]], a[order[2], order[2]]),
-                Matrix3(columns: v.column(order[0]), v.column(order[1]), v.column(order[2])))
+        return (
+            SIMD3(a[order[0], order[0]], a[order[1], order[1]], a[order[2], order[2]]),
+            Matrix3(columns: v.column(order[0]), v.column(order[1]), v.column(order[2]))
+        )
     }
 
     /// The proper rotation R maximizing `trace(Rᵀ·self)`: `U·diag(1, 1, ±1)·Vᵀ` from the SVD
@@ -93,14 +95,15 @@ struct Matrix3: Sendable, Hashable {
 /// docs/pipelines.md §5.3 "WP"): finds `s·R` and `t` minimizing `Σ wᵢ |s·R·srcᵢ + t − dstᵢ|²`.
 /// Returns nil where MediaPipe's solver fails (too small weights, design matrix or scale).
 func weightedOrthogonalProcrustes(source: [SIMD3<Double>], target: [SIMD3<Double>], weights: [Double])
-    -> (rotationAndScale: Matrix3, translation: SIMD3<Double>)? {
+    -> (rotationAndScale: Matrix3, translation: SIMD3<Double>)?
+{
     precondition(source.count == target.count && source.count == weights.count && !source.isEmpty)
     let eps = 1e-9
     let sw = weights.map { $0.squareRoot() }
     let totalWeight = sw.reduce(0) { $0 + $1 * $1 }
     guard totalWeight > eps else { return nil }
-    let a = zip(source, sw).map { $0 * $1 }      // weighted sources
-    let b = zip(target, sw).map { $0 * $1 }      // weighted targets
+    let a = zip(source, sw).map { $0 * $1 }  // weighted sources
+    let b = zip(target, sw).map { $0 * $1 }  // weighted targets
     var center = SIMD3<Double>.zero
     for (ai, w) in zip(a, sw) { center += ai * w }
     center /= totalWeight
@@ -112,7 +115,8 @@ func weightedOrthogonalProcrustes(source: [SIMD3<Double>], target: [SIMD3<Double
     }
     let designMatrix = Matrix3(design)
     guard designMatrix.m.reduce(0, { $0 + $1 * $1 }).squareRoot() > eps,
-          let rotation = designMatrix.optimalRotation() else { return nil }
+        let rotation = designMatrix.optimalRotation()
+    else { return nil }
     var numerator = 0.0, denominator = 0.0
     for i in ac.indices {
         numerator += (rotation.apply(ac[i]) * b[i]).sum()

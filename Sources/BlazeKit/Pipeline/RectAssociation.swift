@@ -55,6 +55,8 @@ func associateHandRects(base: [TrackedRect], new: [TrackedRect], threshold: Floa
 
 /// `associateHandRects` for plain rects.
 func associateHandRects(base: [NormalizedRect], new: [NormalizedRect], threshold: Float) -> [NormalizedRect] {
-    associateHandRects(base: base.map { TrackedRect(rect: $0) }, new: new.map { TrackedRect(rect: $0) },
-                       threshold: threshold).map(\.rect)
+    associateHandRects(
+        base: base.map { TrackedRect(rect: $0) }, new: new.map { TrackedRect(rect: $0) },
+        threshold: threshold
+    ).map(\.rect)
 }

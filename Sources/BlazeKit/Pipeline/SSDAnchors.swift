@@ -26,8 +26,10 @@ public struct SSDAnchorOptions: Sendable, Hashable {
     /// `interpolated_scale_aspect_ratio`; > 0 adds one more anchor per layer and cell.
     public var interpolatedScaleAspectRatio: Float
 
-    public init(inputWidth: Int, inputHeight: Int, strides: [Int], aspectRatioCount: Int = 1,
-                interpolatedScaleAspectRatio: Float) {
+    public init(
+        inputWidth: Int, inputHeight: Int, strides: [Int], aspectRatioCount: Int = 1,
+        interpolatedScaleAspectRatio: Float
+    ) {
         self.inputWidth = inputWidth
         self.inputHeight = inputHeight
         self.strides = strides
@@ -36,14 +38,17 @@ public struct SSDAnchorOptions: Sendable, Hashable {
     }
 
     /// BlazeFace short range: 128², strides 8,16,16,16 → 16×16×2 + 8×8×6 = 896 anchors.
-    public static let faceShortRange = SSDAnchorOptions(inputWidth: 128, inputHeight: 128,
-                                                        strides: [8, 16, 16, 16], interpolatedScaleAspectRatio: 1)
+    public static let faceShortRange = SSDAnchorOptions(
+        inputWidth: 128, inputHeight: 128,
+        strides: [8, 16, 16, 16], interpolatedScaleAspectRatio: 1)
     /// BlazeFace full range: 192², stride 4 → 48×48×1 = 2304 anchors.
-    public static let faceFullRange = SSDAnchorOptions(inputWidth: 192, inputHeight: 192,
-                                                       strides: [4], interpolatedScaleAspectRatio: 0)
+    public static let faceFullRange = SSDAnchorOptions(
+        inputWidth: 192, inputHeight: 192,
+        strides: [4], interpolatedScaleAspectRatio: 0)
     /// Palm detector (full and lite): 192², strides 8,16,16,16 → 24×24×2 + 12×12×6 = 2016 anchors.
-    public static let palm = SSDAnchorOptions(inputWidth: 192, inputHeight: 192,
-                                              strides: [8, 16, 16, 16], interpolatedScaleAspectRatio: 1)
+    public static let palm = SSDAnchorOptions(
+        inputWidth: 192, inputHeight: 192,
+        strides: [8, 16, 16, 16], interpolatedScaleAspectRatio: 1)
 
     /// The merged layer groups: grid size and anchors per cell, in output order.
     public var groups: [(gridWidth: Int, gridHeight: Int, anchorsPerCell: Int)] {

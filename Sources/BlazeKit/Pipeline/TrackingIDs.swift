@@ -29,8 +29,10 @@ public struct TrackingIDAllocator: Sendable, Hashable {
     /// (`[tracked, detected]`: detector rects replace overlapping tracked ones and inherit their
     /// IDs); false = legacy face mesh (`[detected, tracked]`: tracked rects win and keep theirs).
     /// New rects get fresh IDs.
-    public mutating func associateFaces(tracked: [TrackedRect], detected: [NormalizedRect], threshold: Float,
-                                        detectorPriority: Bool = true) -> [TrackedRect] {
+    public mutating func associateFaces(
+        tracked: [TrackedRect], detected: [NormalizedRect], threshold: Float,
+        detectorPriority: Bool = true
+    ) -> [TrackedRect] {
         let detectedRects = detected.map { TrackedRect(rect: $0) }
         let lists = detectorPriority ? [tracked, detectedRects] : [detectedRects, tracked]
         return assignMissingIDs(associateRects(lists, threshold: threshold))

@@ -44,8 +44,9 @@ public final class TasksFaceDetector: @unchecked Sendable {
 
     init(options: TasksFaceDetectorOptions, continuation: AsyncStream<Result<FaceDetectorResult, TasksFaceDetectorError>>.Continuation?) throws {
         try options.validate(allowsMissingDelegate: continuation != nil)
-        let url = try FaceLandmarkerModels.locate([FaceLandmarkerModels.detectorNames], bundled: [.faceDetectionShortRange],
-                                                  modelAssetPath: options.baseOptions.modelAssetPath)[0]
+        let url = try FaceLandmarkerModels.locate(
+            [FaceLandmarkerModels.detectorNames], bundled: [.faceDetectionShortRange],
+            modelAssetPath: options.baseOptions.modelAssetPath)[0]
         model = try FaceLandmarkerModels.loadDetector(url)
         self.options = options
         self.continuation = continuation
@@ -54,7 +55,8 @@ public final class TasksFaceDetector: @unchecked Sendable {
     /// A live-stream detector whose results (in timestamp order) arrive on an `AsyncStream`; it
     /// finishes after `close()` or when the detector is released.
     public static func liveStream(options: TasksFaceDetectorOptions) throws
-        -> (detector: TasksFaceDetector, results: AsyncStream<Result<FaceDetectorResult, TasksFaceDetectorError>>) {
+        -> (detector: TasksFaceDetector, results: AsyncStream<Result<FaceDetectorResult, TasksFaceDetectorError>>)
+    {
         var options = options
         options.runningMode = .liveStream
         let (stream, continuation) = AsyncStream<Result<FaceDetectorResult, TasksFaceDetectorError>>.makeStream()
@@ -153,8 +155,9 @@ public final class TasksFaceDetector: @unchecked Sendable {
             let transform = try image.toTensor(roi: nil, options: configuration.detectorCrop, into: session.inputBuffers[0])
             session.runInPlace()
             let outputs = session.outputBuffers
-            let raw = try decodeDetections(boxes: outputs[0], scores: outputs[1], anchors: configuration.anchors,
-                                           options: configuration.decoder.withMinScore(options.minDetectionConfidence))
+            let raw = try decodeDetections(
+                boxes: outputs[0], scores: outputs[1], anchors: configuration.anchors,
+                options: configuration.decoder.withMinScore(options.minDetectionConfidence))
             let kept = nonMaxSuppression(raw, iouThreshold: options.minSuppressionThreshold)
                 .map { $0.projected(by: transform.projection) }
                 .filter(\.isFinite)

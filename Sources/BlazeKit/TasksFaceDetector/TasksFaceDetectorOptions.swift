@@ -33,7 +33,9 @@ public struct TasksFaceDetectorOptions: Sendable {
         switch runningMode {
         case .liveStream:
             if !hasDelegate && !allowsMissingDelegate {
-                throw FaceLandmarkerError.invalidOption("running mode liveStream needs a faceDetectorLiveStreamDelegate (or use TasksFaceDetector.liveStream(options:)); the options hold it weakly, so keep your own strong reference to it")
+                throw FaceLandmarkerError.invalidOption(
+                    "running mode liveStream needs a faceDetectorLiveStreamDelegate (or use TasksFaceDetector.liveStream(options:)); the options hold it weakly, so keep your own strong reference to it"
+                )
             }
         case .image, .video:
             if hasDelegate {
@@ -93,6 +95,7 @@ public struct FaceDetectorResult: Sendable, Hashable {
 /// Receives live-stream results of a `TasksFaceDetector`, on one private serial queue, in
 /// timestamp order, once per accepted frame.
 public protocol TasksFaceDetectorLiveStreamDelegate: AnyObject, Sendable {
-    func faceDetector(_ faceDetector: TasksFaceDetector, didFinishDetection result: FaceDetectorResult?,
-                      timestampInMilliseconds: Int, error: (any Error)?)
+    func faceDetector(
+        _ faceDetector: TasksFaceDetector, didFinishDetection result: FaceDetectorResult?,
+        timestampInMilliseconds: Int, error: (any Error)?)
 }

@@ -113,12 +113,17 @@ struct BlazeModelOutputSafetyTests {
     @Test func runOutputCollisionsAndDirectoriesAreErrors() throws {
         defer { try? FileManager.default.removeItem(at: work) }
         // Two outputs, "out/a" and "out:a", both sanitize to out_a.npy.
-        let graph = Graph(tensors: [TensorDescriptor(name: "x", shape: [1, 4]), TensorDescriptor(name: "c", shape: [4], constant: 0),
-                                    TensorDescriptor(name: "out/a", shape: [1, 4]), TensorDescriptor(name: "out:a", shape: [1, 4])],
-                          constants: [Constant(shape: [4], values: [1, 2, 3, 4])],
-                          nodes: [Node(op: .binary(BinaryParams(.mul)), inputs: [0, 1], outputs: [2]),
-                                  Node(op: .binary(BinaryParams(.add)), inputs: [0, 1], outputs: [3])],
-                          inputs: [0], outputs: [2, 3])
+        let graph = Graph(
+            tensors: [
+                TensorDescriptor(name: "x", shape: [1, 4]), TensorDescriptor(name: "c", shape: [4], constant: 0),
+                TensorDescriptor(name: "out/a", shape: [1, 4]), TensorDescriptor(name: "out:a", shape: [1, 4])
+            ],
+            constants: [Constant(shape: [4], values: [1, 2, 3, 4])],
+            nodes: [
+                Node(op: .binary(BinaryParams(.mul)), inputs: [0, 1], outputs: [2]),
+                Node(op: .binary(BinaryParams(.add)), inputs: [0, 1], outputs: [3])
+            ],
+            inputs: [0], outputs: [2, 3])
         try ModelFileWriter.write(graph, to: URL(fileURLWithPath: path("two.bkm")))
         try Data(NPYArray(shape: [1, 4], values: [1, 1, 1, 1]).encoded()).write(to: URL(fileURLWithPath: path("x.npy")))
         try FileManager.default.createDirectory(atPath: path("o"), withIntermediateDirectories: false)
@@ -150,14 +155,14 @@ struct BlazeModelOutputSafetyTests {
         #expect(try NPYArray(bytes: npy("{'descr': '<f4', 'fortran_order': False, 'shape': (1,), }")).values == [1])
         // What numpy.load rejects, and data that is not C-order float32: errors.
         let rejected = [
-            "{'descr': '<f8', 'fortran_order': True, 'shape': (1,), 'descr': '<f4'}",          // a key twice
+            "{'descr': '<f8', 'fortran_order': True, 'shape': (1,), 'descr': '<f4'}",  // a key twice
             "{'x': \"'descr': '<f4', 'fortran_order': False, 'shape': (1,)\", 'descr': '<f8', 'fortran_order': True, 'shape': (1,)}",
-            "{'descr': '<f4', 'fortran_order': False, 'shape': (1,), 'extra': 1}",             // an unknown key
-            "{'descr': '<f4', 'fortran_order': False, 'shape': (1)}",                          // an int, not a tuple
-            "{'descr': '<f4', 'fortran_order': False}",                                        // no shape
+            "{'descr': '<f4', 'fortran_order': False, 'shape': (1,), 'extra': 1}",  // an unknown key
+            "{'descr': '<f4', 'fortran_order': False, 'shape': (1)}",  // an int, not a tuple
+            "{'descr': '<f4', 'fortran_order': False}",  // no shape
             "{'descr': '<f4', 'fortran_order': False, 'shape': (1,), } trailing",
             "{'descr': '<f8', 'fortran_order': False, 'shape': (1,), }",
-            "{'descr': '<f4', 'fortran_order': True, 'shape': (1,), }",
+            "{'descr': '<f4', 'fortran_order': True, 'shape': (1,), }"
         ]
         for header in rejected {
             #expect(throws: BlazeError.self, "\(header)") { try NPYArray(bytes: npy(header)) }

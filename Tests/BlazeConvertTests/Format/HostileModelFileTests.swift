@@ -115,7 +115,9 @@ struct HostileModelFileTests {
         expect(patched8(bytes, tensorCountAt + 8, 0xC0), "tensor 0 name at byte \(tensorCountAt + 8) is not valid UTF-8")
         let constantIndexAt = tensorCountAt + 8 + 5 + 1 + 16
         #expect(field(bytes, constantIndexAt, width: 4) == UInt64(ModelFile.Layout.noConstant))
-        expect(patched32(bytes, constantIndexAt, UInt32(graph.constants.count)), "tensor 0 'input' constant index \(graph.constants.count) at byte \(constantIndexAt), but there are only \(graph.constants.count) constants")
+        expect(
+            patched32(bytes, constantIndexAt, UInt32(graph.constants.count)),
+            "tensor 0 'input' constant index \(graph.constants.count) at byte \(constantIndexAt), but there are only \(graph.constants.count) constants")
         expect(patched32(bytes, constantIndexAt, 0), "constant 0 does not match tensor 0 'input'")
     }
 

@@ -50,8 +50,10 @@ struct ModelFileWriterTests {
             let width = c.storage == .float16 ? 2 : 4
             for (j, v) in c.values.enumerated() {
                 let at = start + j * width
-                let stored = width == 4 ? Float(bitPattern: UInt32(u64(bytes, at: at, width: 4)))
-                                        : Float(Float16(bitPattern: UInt16(u64(bytes, at: at, width: 2))))
+                let stored =
+                    width == 4
+                    ? Float(bitPattern: UInt32(u64(bytes, at: at, width: 4)))
+                    : Float(Float16(bitPattern: UInt16(u64(bytes, at: at, width: 2))))
                 #expect(stored.bitPattern == v.bitPattern)
             }
             end = start + c.values.count * width
@@ -86,13 +88,18 @@ struct ModelFileWriterTests {
     static let everyOpDigest: UInt64 = 679_948_907_596_445_715
 
     @Test func fp16ValuesMustBeExact() throws {
-        let specials: [Float] = [0, -0.0, 1, -2, 65504, -65504, .infinity, -.infinity, Float(Float16.leastNonzeroMagnitude),
-                                 Float(Float16.leastNormalMagnitude), Float(Float16(0.1)), Float(Float16(-3.14159))]
-        var graph = Graph(tensors: [TensorDescriptor(name: "x", shape: [1, 12]),
-                                    TensorDescriptor(name: "c", shape: [12], constant: 0),
-                                    TensorDescriptor(name: "y", shape: [1, 12])],
-                          constants: [Constant(shape: [12], values: specials, storage: .float16)],
-                          nodes: [Node(op: .binary(BinaryParams(.mul)), inputs: [0, 1], outputs: [2])], inputs: [0], outputs: [2])
+        let specials: [Float] = [
+            0, -0.0, 1, -2, 65504, -65504, .infinity, -.infinity, Float(Float16.leastNonzeroMagnitude),
+            Float(Float16.leastNormalMagnitude), Float(Float16(0.1)), Float(Float16(-3.14159))
+        ]
+        var graph = Graph(
+            tensors: [
+                TensorDescriptor(name: "x", shape: [1, 12]),
+                TensorDescriptor(name: "c", shape: [12], constant: 0),
+                TensorDescriptor(name: "y", shape: [1, 12])
+            ],
+            constants: [Constant(shape: [12], values: specials, storage: .float16)],
+            nodes: [Node(op: .binary(BinaryParams(.mul)), inputs: [0, 1], outputs: [2])], inputs: [0], outputs: [2])
         let decoded = try ModelFile.read(bytes: try ModelFileWriter.encode(graph))
         #expect(decoded.constants[0].values.map(\.bitPattern) == specials.map(\.bitPattern))
         graph.constants[0].values[3] = 0.1

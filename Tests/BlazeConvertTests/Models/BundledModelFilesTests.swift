@@ -14,14 +14,14 @@ struct BundledModelFilesTests {
     static let wheelNets: [(stem: String, bundled: Bool)] = [
         ("face_detection_short_range", true), ("face_detection_full_range_sparse", true),
         ("palm_detection_full", true), ("palm_detection_lite", true),
-        ("hand_landmark_full", true), ("hand_landmark_lite", true), ("face_landmark", false),
+        ("hand_landmark_full", true), ("hand_landmark_lite", true), ("face_landmark", false)
     ]
 
     /// FLOPs (2 × MACs of conv/depthwise/FC) stated in the models' README.
     static let publishedMegaFLOPs: [String: Double] = [
         "face_detection_short_range": 61.5, "face_detection_full_range_sparse": 234,
         "palm_detection_full": 675, "palm_detection_lite": 566,
-        "hand_landmark_full": 662, "hand_landmark_lite": 291, "face_landmark": 70,
+        "hand_landmark_full": 662, "hand_landmark_lite": 291, "face_landmark": 70
     ]
 
     static func convert(_ stem: String) throws -> Graph {

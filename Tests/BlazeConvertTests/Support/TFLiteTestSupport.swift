@@ -34,8 +34,10 @@ enum TFLiteTestSupport {
     /// 2 × multiply-accumulates of every conv / depthwise / fully connected node.
     static func flops(_ graph: Graph) -> Int {
         graph.nodes.reduce(0) { sum, node in
-            sum + 2 * node.op.multiplyAccumulates(inputs: node.inputs.map { graph.tensors[$0].shape },
-                                                  output: graph.tensors[node.outputs[0]].shape)
+            sum + 2
+                * node.op.multiplyAccumulates(
+                    inputs: node.inputs.map { graph.tensors[$0].shape },
+                    output: graph.tensors[node.outputs[0]].shape)
         }
     }
 
@@ -52,4 +54,3 @@ enum TFLiteTestSupport {
         }
     }
 }
-

@@ -77,11 +77,15 @@ struct TinyTFLite {
     static let minimum: Int32 = 57, neg: Int32 = 59, padV2: Int32 = 60, sum: Int32 = 74, sqrt: Int32 = 75
     static let rsqrt: Int32 = 76, reduceMax: Int32 = 82, squaredDifference: Int32 = 99, abs: Int32 = 101, densify: Int32 = 124
 
-    mutating func op(_ code: Int32, _ inputs: [Int], _ outputs: [Int], optionsType: UInt8 = 0,
-                     options: [(id: Int, field: FBField)]? = nil, customCode: String? = nil, customOptions: [UInt8]? = nil,
-                     version: Int32 = 1) {
-        operators.append(Operator(code: code, inputs: inputs, outputs: outputs, optionsType: optionsType,
-                                  options: options, customCode: customCode, customOptions: customOptions, version: version))
+    mutating func op(
+        _ code: Int32, _ inputs: [Int], _ outputs: [Int], optionsType: UInt8 = 0,
+        options: [(id: Int, field: FBField)]? = nil, customCode: String? = nil, customOptions: [UInt8]? = nil,
+        version: Int32 = 1
+    ) {
+        operators.append(
+            Operator(
+                code: code, inputs: inputs, outputs: outputs, optionsType: optionsType,
+                options: options, customCode: customCode, customOptions: customOptions, version: version))
     }
 
     // MARK: Serialisation
@@ -104,14 +108,14 @@ struct TinyTFLite {
                 bufferIndex = UInt32(buffers.count - 1)
             }
             var fields: [(id: Int, field: FBField)] = [
-                (0, .offset(.ints32(t.shape))), (1, .i8(t.type)), (2, .u32(bufferIndex)), (3, .offset(.string(t.name))),
+                (0, .offset(.ints32(t.shape))), (1, .i8(t.type)), (2, .u32(bufferIndex)), (3, .offset(.string(t.name)))
             ]
             if let s = t.sparsity { fields.append((6, .offset(s))) }
             tensorNodes.append(.table(fields))
         }
         let operatorNodes: [FBNode] = operators.enumerated().map { i, o in
             var fields: [(id: Int, field: FBField)] = [
-                (0, .u32(UInt32(opIndices[i]))), (1, .offset(.ints32(o.inputs))), (2, .offset(.ints32(o.outputs))),
+                (0, .u32(UInt32(opIndices[i]))), (1, .offset(.ints32(o.inputs))), (2, .offset(.ints32(o.outputs)))
             ]
             if o.optionsType != 0 {
                 fields.append((3, .u8(o.optionsType)))
@@ -132,11 +136,11 @@ struct TinyTFLite {
         }
         let subgraph: FBNode = .table([
             (0, .offset(.tables(tensorNodes))), (1, .offset(.ints32(inputs))), (2, .offset(.ints32(outputs))),
-            (3, .offset(.tables(operatorNodes))), (4, .offset(.string("main"))),
+            (3, .offset(.tables(operatorNodes))), (4, .offset(.string("main")))
         ])
         var model: [(id: Int, field: FBField)] = [
             (0, .u32(version)), (1, .offset(.tables(codeNodes))), (2, .offset(.tables([subgraph]))),
-            (3, .offset(.string("TinyTFLite"))), (4, .offset(.tables(buffers))),
+            (3, .offset(.string("TinyTFLite"))), (4, .offset(.tables(buffers)))
         ]
         if !metadataNodes.isEmpty { model.append((6, .offset(.tables(metadataNodes)))) }
         return TinyFlatBufferBuilder.build(root: .table(model), fileIdentifier: "TFL3")
@@ -151,7 +155,9 @@ struct TinyTFLite {
 
     /// A CSR level with Uint16 segments and Uint8 indices (the index types the sparse face model uses).
     static func csrDim(segments: [Int], indices: [Int]) -> FBNode {
-        .table([(0, .i8(1)), (2, .u8(2)), (3, .offset(.table([(0, .offset(.ints16u(segments)))]))),
-                (4, .u8(3)), (5, .offset(.table([(0, .offset(.bytes(indices.map { UInt8($0) })))])))])
+        .table([
+            (0, .i8(1)), (2, .u8(2)), (3, .offset(.table([(0, .offset(.ints16u(segments)))]))),
+            (4, .u8(3)), (5, .offset(.table([(0, .offset(.bytes(indices.map { UInt8($0) })))])))
+        ])
     }
 }

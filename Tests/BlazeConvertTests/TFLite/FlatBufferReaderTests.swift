@@ -6,19 +6,20 @@ import Testing
     /// A table with every kind of field the reader supports.
     private func sample() -> [UInt8] {
         let child: FBNode = .table([(0, .i32(-7))])
-        return TinyFlatBufferBuilder.build(root: .table([
-            (0, .u32(0xDEAD_BEEF)),
-            (1, .i8(-3)),
-            (2, .bool(true)),
-            (3, .offset(.string("héllo"))),
-            (4, .offset(.ints32([1, -2, 3]))),
-            (5, .offset(.tables([child, .table([])]))),
-            (6, .u8(1)),           // union type
-            (7, .offset(child)),   // union value
-            (8, .u64(0x0102_0304_0506_0708)),
-            (9, .f32(1.5)),
-            (11, .offset(.ints16u([65535, 2]))),
-        ]), fileIdentifier: "TEST")
+        return TinyFlatBufferBuilder.build(
+            root: .table([
+                (0, .u32(0xDEAD_BEEF)),
+                (1, .i8(-3)),
+                (2, .bool(true)),
+                (3, .offset(.string("héllo"))),
+                (4, .offset(.ints32([1, -2, 3]))),
+                (5, .offset(.tables([child, .table([])]))),
+                (6, .u8(1)),  // union type
+                (7, .offset(child)),  // union value
+                (8, .u64(0x0102_0304_0506_0708)),
+                (9, .f32(1.5)),
+                (11, .offset(.ints16u([65535, 2])))
+            ]), fileIdentifier: "TEST")
     }
 
     @Test func readsScalarsStringsVectorsTablesAndUnions() throws {
@@ -43,8 +44,8 @@ import Testing
 
     @Test func absentFieldsGiveDefaults() throws {
         let root = try FlatBuffer(sample()).rootTable()
-        #expect(try root.scalar(10, default: Int32(9)) == 9)     // hole in the vtable
-        #expect(try root.scalar(40, default: Int16(-1)) == -1)   // beyond the vtable
+        #expect(try root.scalar(10, default: Int32(9)) == 9)  // hole in the vtable
+        #expect(try root.scalar(40, default: Int16(-1)) == -1)  // beyond the vtable
         #expect(try root.string(10) == nil)
         #expect(try root.table(40) == nil)
         #expect(try root.ints(10, as: Int32.self) == [])

@@ -44,8 +44,9 @@ struct NewOpParityTests {
 struct GraphBuilderForOps {
     mutating func unary(_ kind: UnaryKind, count: Int) throws -> Graph {
         let tensors = [TensorDescriptor(name: "x", shape: [count]), TensorDescriptor(name: "y", shape: [count])]
-        let graph = Graph(tensors: tensors, constants: [], nodes: [Node(op: .unary(kind), inputs: [0], outputs: [1])],
-                          inputs: [0], outputs: [1], metadata: [:])
+        let graph = Graph(
+            tensors: tensors, constants: [], nodes: [Node(op: .unary(kind), inputs: [0], outputs: [1])],
+            inputs: [0], outputs: [1], metadata: [:])
         try graph.validate()
         return graph
     }

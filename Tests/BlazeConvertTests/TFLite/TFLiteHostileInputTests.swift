@@ -83,10 +83,13 @@ import Testing
     @Test func everyStructuralByteOfATinyModelSetToExtremes() throws {
         var m = TinyTFLite()
         let x = m.input("x", [1, 4, 4, 2])
-        let dims = [TinyTFLite.denseDim(2), TinyTFLite.denseDim(1), TinyTFLite.denseDim(1),
-                    TinyTFLite.csrDim(segments: [0, 1, 2], indices: [1, 0])]
-        let sparse = m.tensor("w_sparse", [2, 1, 1, 2], type: TinyTFLite.float16, data: [1, 2].flatMap { TinyTFLite.half($0) },
-                              sparsity: TinyTFLite.sparsity(rank: 4, dims: dims))
+        let dims = [
+            TinyTFLite.denseDim(2), TinyTFLite.denseDim(1), TinyTFLite.denseDim(1),
+            TinyTFLite.csrDim(segments: [0, 1, 2], indices: [1, 0])
+        ]
+        let sparse = m.tensor(
+            "w_sparse", [2, 1, 1, 2], type: TinyTFLite.float16, data: [1, 2].flatMap { TinyTFLite.half($0) },
+            sparsity: TinyTFLite.sparsity(rank: 4, dims: dims))
         let d16 = m.tensor("w16", [2, 1, 1, 2], type: TinyTFLite.float16)
         m.op(TinyTFLite.densify, [sparse], [d16])
         let w = m.tensor("w", [2, 1, 1, 2])

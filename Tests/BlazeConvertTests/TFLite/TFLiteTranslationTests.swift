@@ -14,9 +14,11 @@ import Testing
     }
 
     /// A model with one op on input `x` of `shape`; `extra` adds parameter tensors and returns input indices.
-    private func single(_ code: Int32, input shape: [Int], output outShape: [Int], optionsType: UInt8 = 0,
-                        options: [(id: Int, field: FBField)]? = nil,
-                        extra: (inout M) -> [Int] = { _ in [] }) -> M {
+    private func single(
+        _ code: Int32, input shape: [Int], output outShape: [Int], optionsType: UInt8 = 0,
+        options: [(id: Int, field: FBField)]? = nil,
+        extra: (inout M) -> [Int] = { _ in [] }
+    ) -> M {
         var m = M()
         let x = m.input("x", shape)
         let others = extra(&m)
@@ -55,8 +57,9 @@ import Testing
         let x = m.input("x", [1, 9, 9, 2])
         let w = m.float32Constant("w", [3, 3, 3, 2], Array(repeating: 1, count: 54))
         let y = m.tensor("y", [1, 5, 5, 3])
-        m.op(M.conv2D, [x, w, -1], [y], optionsType: 1,
-             options: [(0, .i8(1)), (1, .i32(1)), (2, .i32(1)), (4, .i32(2)), (5, .i32(2))])
+        m.op(
+            M.conv2D, [x, w, -1], [y], optionsType: 1,
+            options: [(0, .i8(1)), (1, .i32(1)), (2, .i32(1)), (4, .i32(2)), (5, .i32(2))])
         m.outputs = [y]
         let (g, node) = try convert(m)
         #expect(node.op == .conv2D(Conv2DParams(dilationH: 2, dilationW: 2, padding: .valid)))
@@ -70,8 +73,9 @@ import Testing
         let w = m.fp16Weights("w", [1, 3, 3, 4], Array(repeating: 0.5, count: 36))
         let b = m.fp16Weights("b", [4], [0, 0, 0, 0])
         let y = m.tensor("y", [1, 3, 3, 4])
-        m.op(M.depthwiseConv2D, [x, w, b], [y], optionsType: 2,
-             options: [(0, .i8(0)), (1, .i32(2)), (2, .i32(2)), (3, .i32(2)), (4, .i8(1))])
+        m.op(
+            M.depthwiseConv2D, [x, w, b], [y], optionsType: 2,
+            options: [(0, .i8(0)), (1, .i32(2)), (2, .i32(2)), (3, .i32(2)), (4, .i8(1))])
         m.outputs = [y]
         let (_, node) = try convert(m)
         #expect(node.op == .depthwiseConv2D(DepthwiseConv2DParams(strideH: 2, strideW: 2, depthMultiplier: 2, padding: .same, activation: .relu)))
@@ -82,8 +86,9 @@ import Testing
         let x = m.input("x", [1, 9, 9, 2])
         let w = m.fp16Weights("w", [1, 3, 3, 4], Array(repeating: 0.5, count: 36))
         let y = m.tensor("y", [1, 5, 5, 4])
-        m.op(M.depthwiseConv2D, [x, w, -1], [y], optionsType: 2,
-             options: [(0, .i8(1)), (1, .i32(1)), (2, .i32(1)), (3, .i32(2)), (5, .i32(2)), (6, .i32(2))])
+        m.op(
+            M.depthwiseConv2D, [x, w, -1], [y], optionsType: 2,
+            options: [(0, .i8(1)), (1, .i32(1)), (2, .i32(1)), (3, .i32(2)), (5, .i32(2)), (6, .i32(2))])
         m.outputs = [y]
         let e = try #require(TFLiteTestSupport.conversionError(m.bytes(), modelName: "dw.tflite"))
         #expect(e.kind == .unsupported)
@@ -92,8 +97,9 @@ import Testing
 
     @Test func pools() throws {
         for (code, isMax) in [(M.maxPool2D, true), (M.averagePool2D, false)] {
-            let m = single(code, input: [1, 7, 7, 3], output: [1, 4, 4, 3], optionsType: 5,
-                           options: [(0, .i8(0)), (1, .i32(2)), (2, .i32(2)), (3, .i32(2)), (4, .i32(2))])
+            let m = single(
+                code, input: [1, 7, 7, 3], output: [1, 4, 4, 3], optionsType: 5,
+                options: [(0, .i8(0)), (1, .i32(2)), (2, .i32(2)), (3, .i32(2)), (4, .i32(2))])
             let (_, node) = try convert(m)
             let p = Pool2DParams(filterH: 2, filterW: 2, strideH: 2, strideW: 2, padding: .same)
             #expect(node.op == (isMax ? .maxPool2D(p) : .averagePool2D(p)))
@@ -131,7 +137,7 @@ import Testing
     @Test func binaryOps() throws {
         let cases: [(Int32, BinaryKind, UInt8?)] = [
             (M.add, .add, 11), (M.sub, .sub, 28), (M.mul, .mul, 21), (M.div, .div, 29),
-            (M.squaredDifference, .squaredDifference, nil), (M.maximum, .maximum, nil), (M.minimum, .minimum, nil),
+            (M.squaredDifference, .squaredDifference, nil), (M.maximum, .maximum, nil), (M.minimum, .minimum, nil)
         ]
         for (code, kind, optionsType) in cases {
             var m = M()
@@ -161,7 +167,7 @@ import Testing
     @Test func unaryOps() throws {
         let cases: [(Int32, UnaryKind)] = [
             (M.relu, .relu), (M.relu6, .relu6), (M.reluN1To1, .reluMinus1To1), (M.logistic, .logistic), (M.tanh, .tanh),
-            (M.neg, .neg), (M.sqrt, .sqrt), (M.rsqrt, .rsqrt), (M.abs, .abs), (M.exp, .exp),
+            (M.neg, .neg), (M.sqrt, .sqrt), (M.rsqrt, .rsqrt), (M.abs, .abs), (M.exp, .exp)
         ]
         for (code, kind) in cases {
             let (_, node) = try convert(single(code, input: [1, 3, 5], output: [1, 3, 5]))
@@ -183,24 +189,29 @@ import Testing
     // MARK: Shape ops with integer parameters
 
     @Test func padAndPadV2() throws {
-        var (g, node) = try convert(single(M.pad, input: [1, 4, 4, 3], output: [1, 6, 6, 8], optionsType: 22, options: []) { m in
-            [m.int32Constant("paddings", [0, 0, 1, 1, 1, 1, 0, 5], shape: [4, 2])]
-        })
+        var (g, node) = try convert(
+            single(M.pad, input: [1, 4, 4, 3], output: [1, 6, 6, 8], optionsType: 22, options: []) { m in
+                [m.int32Constant("paddings", [0, 0, 1, 1, 1, 1, 0, 5], shape: [4, 2])]
+            })
         #expect(node.op == .pad(PadParams(paddings: [[0, 0], [1, 1], [1, 1], [0, 5]])))
         #expect(g.tensors.count == 2 && g.constants.isEmpty)  // the paddings tensor is not in the graph
-        (g, node) = try convert(single(M.padV2, input: [1, 4, 4, 3], output: [1, 4, 5, 3]) { m in
-            [m.int64Constant("paddings", [0, 0, 0, 0, 0, 1, 0, 0], shape: [4, 2]), m.float32Constant("v", [], [-1])]
-        })
+        (g, node) = try convert(
+            single(M.padV2, input: [1, 4, 4, 3], output: [1, 4, 5, 3]) { m in
+                [m.int64Constant("paddings", [0, 0, 0, 0, 0, 1, 0, 0], shape: [4, 2]), m.float32Constant("v", [], [-1])]
+            })
         #expect(node.op == .pad(PadParams(paddings: [[0, 0], [0, 0], [0, 1], [0, 0]], value: -1)))
     }
 
     @Test func reshapeFromTensorOptionsOrOutputShape() throws {
-        var (_, node) = try convert(single(M.reshape, input: [1, 12, 12, 6], output: [1, 864, 1]) { m in
-            [m.int32Constant("shape", [1, -1, 1])]
-        })
+        var (_, node) = try convert(
+            single(M.reshape, input: [1, 12, 12, 6], output: [1, 864, 1]) { m in
+                [m.int32Constant("shape", [1, -1, 1])]
+            })
         #expect(node.op == .reshape(ReshapeParams(shape: [1, 864, 1])))
-        (_, node) = try convert(single(M.reshape, input: [1, 16, 16, 32], output: [1, 512, 16], optionsType: 17,
-                                       options: [(0, .offset(.ints32([1, 512, 16])))]))
+        (_, node) = try convert(
+            single(
+                M.reshape, input: [1, 16, 16, 32], output: [1, 512, 16], optionsType: 17,
+                options: [(0, .offset(.ints32([1, 512, 16])))]))
         #expect(node.op == .reshape(ReshapeParams(shape: [1, 512, 16])))
         (_, node) = try convert(single(M.reshape, input: [1, 1, 1, 52], output: [1, 52]))
         #expect(node.op == .reshape(ReshapeParams(shape: [1, 52])))
@@ -221,38 +232,56 @@ import Testing
     }
 
     @Test func resizeBilinear() throws {
-        let (_, node) = try convert(single(M.resizeBilinear, input: [1, 6, 6, 8], output: [1, 12, 12, 8], optionsType: 15,
-                                           options: [(2, .bool(false)), (3, .bool(true))]) { m in
-            [m.int32Constant("size", [12, 12])]
-        })
+        let (_, node) = try convert(
+            single(
+                M.resizeBilinear, input: [1, 6, 6, 8], output: [1, 12, 12, 8], optionsType: 15,
+                options: [(2, .bool(false)), (3, .bool(true))]
+            ) { m in
+                [m.int32Constant("size", [12, 12])]
+            })
         #expect(node.op == .resizeBilinear(ResizeBilinearParams(height: 12, width: 12, halfPixelCenters: true)))
     }
 
     @Test func depthToSpace() throws {
-        let (_, node) = try convert(single(M.depthToSpace, input: [1, 6, 6, 8], output: [1, 12, 12, 2], optionsType: 94,
-                                           options: [(0, .i32(2))]))
+        let (_, node) = try convert(
+            single(
+                M.depthToSpace, input: [1, 6, 6, 8], output: [1, 12, 12, 2], optionsType: 94,
+                options: [(0, .i32(2))]))
         #expect(node.op == .depthToSpace(DepthToSpaceParams(blockSize: 2)))
     }
 
     @Test func reductions() throws {
         let cases: [(Int32, ReduceKind)] = [(M.mean, .mean), (M.sum, .sum), (M.reduceMax, .max)]
         for (code, kind) in cases {
-            var (_, node) = try convert(single(code, input: [1, 7, 7, 32], output: [1, 32], optionsType: 27,
-                                               options: [(0, .bool(false))]) { m in [m.int32Constant("axes", [1, 2])] })
+            var (_, node) = try convert(
+                single(
+                    code, input: [1, 7, 7, 32], output: [1, 32], optionsType: 27,
+                    options: [(0, .bool(false))]
+                ) { m in [m.int32Constant("axes", [1, 2])] })
             #expect(node.op == .reduce(ReduceParams(kind, axes: [1, 2], keepDims: false)))
-            (_, node) = try convert(single(code, input: [1, 146, 2], output: [1, 146, 1], optionsType: 27,
-                                           options: [(0, .bool(true))]) { m in [m.int32Constant("axis", [-1], shape: [])] })
+            (_, node) = try convert(
+                single(
+                    code, input: [1, 146, 2], output: [1, 146, 1], optionsType: 27,
+                    options: [(0, .bool(true))]
+                ) { m in [m.int32Constant("axis", [-1], shape: [])] })
             #expect(node.op == .reduce(ReduceParams(kind, axes: [-1], keepDims: true)))
         }
     }
 
     @Test func stridedSlice() throws {
-        let (_, node) = try convert(single(M.stridedSlice, input: [1, 52], output: [52], optionsType: 32,
-                                           options: [(0, .i32(2)), (1, .i32(2)), (4, .i32(1))]) { m in
-            [m.int32Constant("begin", [0, 0]), m.int32Constant("end", [1, 52]), m.int32Constant("strides", [1, 1])]
-        })
-        #expect(node.op == .stridedSlice(StridedSliceParams(begin: [0, 0], end: [1, 52], strides: [1, 1],
-                                                            beginMask: 2, endMask: 2, shrinkAxisMask: 1)))
+        let (_, node) = try convert(
+            single(
+                M.stridedSlice, input: [1, 52], output: [52], optionsType: 32,
+                options: [(0, .i32(2)), (1, .i32(2)), (4, .i32(1))]
+            ) { m in
+                [m.int32Constant("begin", [0, 0]), m.int32Constant("end", [1, 52]), m.int32Constant("strides", [1, 1])]
+            })
+        #expect(
+            node.op
+                == .stridedSlice(
+                    StridedSliceParams(
+                        begin: [0, 0], end: [1, 52], strides: [1, 1],
+                        beginMask: 2, endMask: 2, shrinkAxisMask: 1)))
         let ellipsis = single(M.stridedSlice, input: [1, 52], output: [52], optionsType: 32, options: [(2, .i32(1))]) { m in
             [m.int32Constant("begin", [0, 0]), m.int32Constant("end", [1, 52]), m.int32Constant("strides", [1, 1])]
         }
@@ -261,9 +290,10 @@ import Testing
     }
 
     @Test func transpose() throws {
-        let (_, node) = try convert(single(M.transpose, input: [1, 1, 97, 64], output: [1, 1, 64, 97]) { m in
-            [m.int32Constant("perm", [0, 1, 3, 2])]
-        })
+        let (_, node) = try convert(
+            single(M.transpose, input: [1, 1, 97, 64], output: [1, 1, 64, 97]) { m in
+                [m.int32Constant("perm", [0, 1, 3, 2])]
+            })
         #expect(node.op == .transpose(TransposeParams(perm: [0, 1, 3, 2])))
     }
 
@@ -307,7 +337,8 @@ import Testing
         m.outputs = [y]
         let e = try #require(TFLiteTestSupport.conversionError(m.bytes(), modelName: "two_missing.tflite"))
         #expect(e.kind == .unsupported)
-        #expect(e.message == "two_missing.tflite: 2 ops are not supported: SOFTMAX ×2 (first at operator 1), "
+        #expect(
+            e.message == "two_missing.tflite: 2 ops are not supported: SOFTMAX ×2 (first at operator 1), "
                 + "CUSTOM(MaxUnpooling2D) ×1 (first at operator 2); `blaze-model ops` lists the supported ones")
     }
 
@@ -354,7 +385,7 @@ import Testing
             (le32(0, 2, 2), "padding 0"),
             (le32(3, 2, 2), "padding 3"),
             (le32(1, 0, 2), "stride 2×0"),
-            (le32(1, 2, -1), "stride -1×2"),
+            (le32(1, 2, -1), "stride -1×2")
         ]
         for (options, fragment) in cases {
             let e = try #require(TFLiteTestSupport.conversionError(transposeConvBias(options: options).bytes(), modelName: "t.tflite"))
@@ -393,7 +424,7 @@ import Testing
         let bad: [([UInt8]?, String)] = [
             (nil, "flexbuffer: 0 bytes"),
             (Array(FlexBufferTests.transformTensorOptions.dropLast(3)), "custom options are not a FlexBuffer map"),
-            (Array(FlexBufferTests.everyKind), "custom option output_height is missing"),
+            (Array(FlexBufferTests.everyKind), "custom option output_height is missing")
         ]
         for (options, fragment) in bad {
             let e = try #require(TFLiteTestSupport.conversionError(transformTensor(options: options).bytes(), modelName: "t.tflite"))
@@ -464,8 +495,9 @@ import Testing
         var m = M()
         let x = m.input("x", [1, 2, 2, 4])
         let dims = [M.denseDim(3), M.denseDim(1), M.denseDim(1), M.csrDim(segments: [0, 2, 2, 5], indices: [1, 3, 0, 1, 2])]
-        let sparse = m.tensor("w_sparse", [3, 1, 1, 4], type: M.float16,
-                              data: [1.5, -2, 0.25, 4, -0.5].flatMap(M.half), sparsity: M.sparsity(rank: 4, dims: dims))
+        let sparse = m.tensor(
+            "w_sparse", [3, 1, 1, 4], type: M.float16,
+            data: [1.5, -2, 0.25, 4, -0.5].flatMap(M.half), sparsity: M.sparsity(rank: 4, dims: dims))
         let dense16 = m.tensor("w_dense16", [3, 1, 1, 4], type: M.float16)
         m.op(M.densify, [sparse], [dense16])
         let w = m.tensor("w", [3, 1, 1, 4])
@@ -486,14 +518,16 @@ import Testing
         // column 0: row 1 = 7; column 1: none; column 2: rows 0, 1 = 8, 9  → dense [[0,0,8],[7,0,9]]
         let sparsity: FBNode = .table([
             (0, .offset(.ints32([1, 0]))),
-            (2, .offset(.tables([M.denseDim(3), M.csrDim(segments: [0, 1, 1, 3], indices: [1, 0, 1])]))),
+            (2, .offset(.tables([M.denseDim(3), M.csrDim(segments: [0, 1, 1, 3], indices: [1, 0, 1])])))
         ])
         let dense = try TFLiteConstants.densify(
             values: [7, 8, 9], shape: [2, 3],
-            sparsity: TFLiteModel.Sparsity(traversalOrder: [1, 0], blockMap: [], dimMetadata: [
-                .init(format: .dense, denseSize: 3, segments: [], indices: []),
-                .init(format: .sparseCSR, denseSize: 0, segments: [0, 1, 1, 3], indices: [1, 0, 1]),
-            ]))
+            sparsity: TFLiteModel.Sparsity(
+                traversalOrder: [1, 0], blockMap: [],
+                dimMetadata: [
+                    .init(format: .dense, denseSize: 3, segments: [], indices: []),
+                    .init(format: .sparseCSR, denseSize: 0, segments: [0, 1, 1, 3], indices: [1, 0, 1])
+                ]))
         #expect(dense == [0, 0, 8, 7, 0, 9])
         var m = M()
         let x = m.input("x", [4, 3])
@@ -510,18 +544,20 @@ import Testing
 
     @Test func inconsistentSparsityIsCorrupt() throws {
         let bad: [(segments: [Int], indices: [Int], values: [Float])] = [
-            ([0, 2, 1, 3], [0, 1, 2], [1, 2, 3]),        // decreasing segments
-            ([0, 1, 2, 9], [0, 1, 2], [1, 2, 3]),        // segment past the indices
-            ([0, 1, 2, 3], [0, 1, 4], [1, 2, 3]),        // index out of the dimension
-            ([0, 1, 2, 3], [0, 1, 2], [1, 2]),           // too few values
-            ([0, 1, 2, 3], [0, 1, 2], [1, 2, 3, 4]),     // too many values
-            ([0, 1], [0], [1]),                          // too few segments
+            ([0, 2, 1, 3], [0, 1, 2], [1, 2, 3]),  // decreasing segments
+            ([0, 1, 2, 9], [0, 1, 2], [1, 2, 3]),  // segment past the indices
+            ([0, 1, 2, 3], [0, 1, 4], [1, 2, 3]),  // index out of the dimension
+            ([0, 1, 2, 3], [0, 1, 2], [1, 2]),  // too few values
+            ([0, 1, 2, 3], [0, 1, 2], [1, 2, 3, 4]),  // too many values
+            ([0, 1], [0], [1])  // too few segments
         ]
         for b in bad {
-            let s = TFLiteModel.Sparsity(traversalOrder: [0, 1], blockMap: [], dimMetadata: [
-                .init(format: .dense, denseSize: 3, segments: [], indices: []),
-                .init(format: .sparseCSR, denseSize: 0, segments: b.segments, indices: b.indices),
-            ])
+            let s = TFLiteModel.Sparsity(
+                traversalOrder: [0, 1], blockMap: [],
+                dimMetadata: [
+                    .init(format: .dense, denseSize: 3, segments: [], indices: []),
+                    .init(format: .sparseCSR, denseSize: 0, segments: b.segments, indices: b.indices)
+                ])
             #expect(throws: BlazeError.self) { try TFLiteConstants.densify(values: b.values, shape: [3, 4], sparsity: s) }
         }
         let blocked = TFLiteModel.Sparsity(traversalOrder: [0, 1, 2, 3], blockMap: [0, 1], dimMetadata: [])
@@ -581,14 +617,19 @@ enum TinyTFLiteExternal {
         let tensors: [FBNode] = [
             .table([(0, .offset(.ints32([1, 3]))), (1, .i8(0)), (2, .u32(0)), (3, .offset(.string("x")))]),
             .table([(0, .offset(.ints32([3]))), (1, .i8(0)), (2, .u32(1)), (3, .offset(.string("w")))]),
-            .table([(0, .offset(.ints32([1, 3]))), (1, .i8(0)), (2, .u32(0)), (3, .offset(.string("y")))]),
+            .table([(0, .offset(.ints32([1, 3]))), (1, .i8(0)), (2, .u32(0)), (3, .offset(.string("y")))])
         ]
         let op: FBNode = .table([(0, .u32(0)), (1, .offset(.ints32([0, 1]))), (2, .offset(.ints32([2])))])
-        let subgraph: FBNode = .table([(0, .offset(.tables(tensors))), (1, .offset(.ints32([0]))),
-                                       (2, .offset(.ints32([2]))), (3, .offset(.tables([op])))])
+        let subgraph: FBNode = .table([
+            (0, .offset(.tables(tensors))), (1, .offset(.ints32([0]))),
+            (2, .offset(.ints32([2]))), (3, .offset(.tables([op])))
+        ])
         let buffers: FBNode = .tables([.table([]), .table([(1, .u64(externalOffset)), (2, .u64(size))])])
         let codes: FBNode = .tables([.table([(0, .i8(0)), (3, .i32(0))])])
-        return TinyFlatBufferBuilder.build(root: .table([(0, .u32(3)), (1, .offset(codes)), (2, .offset(.tables([subgraph]))),
-                                                          (4, .offset(buffers))]), fileIdentifier: "TFL3")
+        return TinyFlatBufferBuilder.build(
+            root: .table([
+                (0, .u32(3)), (1, .offset(codes)), (2, .offset(.tables([subgraph]))),
+                (4, .offset(buffers))
+            ]), fileIdentifier: "TFL3")
     }
 }

@@ -21,8 +21,9 @@ import Testing
     /// Three crops (lips, left eye, right eye): each a matrix from the 468 mesh points and a
     /// 16×16 bilinear crop of one 48×48 feature map; five point sets mapped back.
     @Test func faceLandmarkWithAttentionOps() throws {
-        let g = try TFLiteConverter.convert(tfliteBytes: Self.bytes("face_landmark_with_attention"),
-                                            modelName: "face_landmark_with_attention.tflite")
+        let g = try TFLiteConverter.convert(
+            tfliteBytes: Self.bytes("face_landmark_with_attention"),
+            modelName: "face_landmark_with_attention.tflite")
         let h = TFLiteTestSupport.histogram(g)
         #expect(h["LANDMARKS_TO_TRANSFORM_MATRIX"] == 3 && h["TRANSFORM_TENSOR_BILINEAR"] == 3 && h["TRANSFORM_LANDMARKS"] == 5)
         let matrices = g.nodes.compactMap { node -> LandmarksToTransformMatrixParams? in

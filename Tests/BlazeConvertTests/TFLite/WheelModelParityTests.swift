@@ -28,8 +28,10 @@ struct WheelModelParityTests {
     static let manifest = Result {
         try JSONDecoder().decode(Manifest.self, from: Data(contentsOf: TFLiteTestSupport.fixtureURL("wheel/manifest.json")))
     }
-    static let committed = ["face_landmark_with_attention", "hand_recrop", "iris_landmark", "pose_detection", "selfie_segmentation",
-                            "selfie_segmentation_landscape"]
+    static let committed = [
+        "face_landmark_with_attention", "hand_recrop", "iris_landmark", "pose_detection", "selfie_segmentation",
+        "selfie_segmentation_landscape"
+    ]
 
     @Test func manifestListsEveryWheelModel() throws {
         let m = try Self.manifest.get()
@@ -41,8 +43,9 @@ struct WheelModelParityTests {
     @Test(arguments: committed)
     func matchesLiteRT(stem: String) throws {
         let net = try #require(try Self.manifest.get().models[stem])
-        let graph = try TFLiteConverter.convert(tfliteBytes: TFLiteTestSupport.fixtureBytes("wheel/models/\(stem).tflite"),
-                                                modelName: "\(stem).tflite")
+        let graph = try TFLiteConverter.convert(
+            tfliteBytes: TFLiteTestSupport.fixtureBytes("wheel/models/\(stem).tflite"),
+            modelName: "\(stem).tflite")
         let model = try Model(graph: graph)
         #expect(model.outputs.map(\.name) == net.cases[0].outputs.map(\.name))
         for (index, c) in net.cases.enumerated() {

@@ -139,16 +139,16 @@ struct ZipArchiveTests {
         let check = Array("123456789".utf8)
         #expect(ZipCRC32.checksum(check) == 0xCBF4_3926)
         #expect(ZipCRC32.checksum([]) == 0)
-        let long = (0 ..< 1000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
+        let long = (0..<1000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
         let split = ZipCRC32.checksum(Array(long[333...]), continuing: ZipCRC32.checksum(Array(long[..<333])))
         #expect(split == ZipCRC32.checksum(long))
         // Against a bitwise reference on lengths around the 8-byte stride.
-        for n in 0 ..< 40 {
+        for n in 0..<40 {
             let slice = Array(long[..<n])
             var c: UInt32 = 0xFFFF_FFFF
             for b in slice {
                 c ^= UInt32(b)
-                for _ in 0 ..< 8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
+                for _ in 0..<8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
             }
             #expect(ZipCRC32.checksum(slice) == ~c, "length \(n)")
         }
@@ -157,7 +157,8 @@ struct ZipArchiveTests {
     @Test("the test's SHA-256 matches the FIPS 180-4 examples")
     func sha256SelfCheck() {
         #expect(ZipTestSHA256.hex(Array("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
-        #expect(ZipTestSHA256.hex(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8))
-            == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+        #expect(
+            ZipTestSHA256.hex(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8))
+                == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
     }
 }

@@ -30,7 +30,7 @@ struct ZipHostileInputTests {
     func truncations() throws {
         let bytes = try ZipFixtures.bytes("small.zip")
         #expect(try Self.extractAll(bytes).count == 2)
-        for length in 0 ..< bytes.count {
+        for length in 0..<bytes.count {
             let error = zipError { _ = try Self.extractAll(Array(bytes[..<length])) }
             #expect(error?.kind == .corruptModel, "length \(length)")
         }
@@ -39,7 +39,7 @@ struct ZipHostileInputTests {
     @Test("leading bytes removed: the central directory's offsets no longer fit")
     func leadingBytesRemoved() throws {
         let bytes = try ZipFixtures.bytes("small.zip")
-        for drop in 1 ..< bytes.count {
+        for drop in 1..<bytes.count {
             let error = zipError { _ = try Self.extractAll(Array(bytes[drop...])) }
             #expect(error?.kind == .corruptModel, "dropped \(drop)")
         }
@@ -224,16 +224,16 @@ struct ZipHostileInputTests {
         let dataRanges: [Range<Int>] = (onlyData.isEmpty ? reference.entries.filter { $0.method == 8 }.map(\.name) : onlyData).map {
             let record = ZipPatch.centralRecord(original, $0)
             let start = ZipPatch.dataStart(original, record: record)
-            return start ..< start + Int(ZipPatch.u32(original, record + 20))
+            return start..<start + Int(ZipPatch.u32(original, record + 20))
         }
         var rng = SeededRandom(seed: seed)
         var failures = 0, successes = 0
-        for trial in 0 ..< trials {
+        for trial in 0..<trials {
             var bytes = original
-            for _ in 0 ... Int.random(in: 0 ..< 4, using: &rng) {
+            for _ in 0...Int.random(in: 0..<4, using: &rng) {
                 let inData = !onlyData.isEmpty || trial % 2 == 0
-                let range = inData ? dataRanges[Int.random(in: 0 ..< dataRanges.count, using: &rng)] : 0 ..< bytes.count
-                bytes[Int.random(in: range, using: &rng)] ^= UInt8.random(in: 1 ... 255, using: &rng)
+                let range = inData ? dataRanges[Int.random(in: 0..<dataRanges.count, using: &rng)] : 0..<bytes.count
+                bytes[Int.random(in: range, using: &rng)] ^= UInt8.random(in: 1...255, using: &rng)
             }
             do {
                 let archive = try ZipArchive(bytes: bytes)

@@ -139,7 +139,7 @@ struct ZipInflaterTests {
         repeatFirst.bits(0, 2 + 32)
         Self.expectCorrupt(repeatFirst.bytes, 1, "invalid bit length repeat")
         var overrun = Self.dynamicHeader(literals: 257, distances: 1, codeLengthLengths: lengths2)
-        for _ in 0 ..< 3 {
+        for _ in 0..<3 {
             overrun.code(0b11, 2)  // 18: 11 + 127 zeros
             overrun.bits(127, 7)
         }
@@ -193,11 +193,11 @@ struct ZipInflaterTests {
     func garbage() {
         var rng = SeededRandom(seed: 42)
         var produced = 0
-        for trial in 0 ..< 20_000 {
-            var stream = (0 ..< Int.random(in: 1 ... 300, using: &rng)).map { _ in UInt8.random(in: 0 ... 255, using: &rng) }
+        for trial in 0..<20_000 {
+            var stream = (0..<Int.random(in: 1...300, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) }
             if trial % 3 == 0 { stream[0] = stream[0] & ~6 | 4 }  // dynamic block header
             if trial % 3 == 1 { stream[0] = stream[0] & ~6 | 2 }  // fixed block
-            let size = Int.random(in: 0 ... 2000, using: &rng)
+            let size = Int.random(in: 0...2000, using: &rng)
             do {
                 let out = try Self.inflate(stream, size)
                 #expect(out.count == size)

@@ -29,7 +29,7 @@ enum ZipFixtures {
 
     static let readableArchives = [
         "stored.zip", "deflated.zip", "prefixed.zip", "prefixed_absolute.zip", "comment.zip",
-        "empty.zip", "no_entries.zip", "small.zip",
+        "empty.zip", "no_entries.zip", "small.zip"
     ]
 }
 
@@ -45,7 +45,7 @@ enum ZipPatch {
         b[at + 1] = UInt8(truncatingIfNeeded: v >> 8)
     }
     static func set32(_ b: inout [UInt8], _ at: Int, _ v: UInt32) {
-        for k in 0 ..< 4 { b[at + k] = UInt8(truncatingIfNeeded: v >> (8 * UInt32(k))) }
+        for k in 0..<4 { b[at + k] = UInt8(truncatingIfNeeded: v >> (8 * UInt32(k))) }
     }
 
     /// Offset of the end record (archives without a comment: the last 22 bytes).
@@ -56,7 +56,7 @@ enum ZipPatch {
         let eocd = endRecord(b)
         var p = Int(u32(b, eocd + 16))
         var result: [Int] = []
-        for _ in 0 ..< u16(b, eocd + 10) {
+        for _ in 0..<u16(b, eocd + 10) {
             result.append(p)
             p += 46 + u16(b, p + 28) + u16(b, p + 30) + u16(b, p + 32)
         }
@@ -67,7 +67,7 @@ enum ZipPatch {
     static func centralRecord(_ b: [UInt8], _ name: String) -> Int {
         centralRecords(b).first { p in
             let n = u16(b, p + 28)
-            return String(decoding: b[p + 46 ..< p + 46 + n], as: UTF8.self) == name
+            return String(decoding: b[p + 46..<p + 46 + n], as: UTF8.self) == name
         }!
     }
 
@@ -81,7 +81,6 @@ enum ZipPatch {
     }
 }
 
-
 /// SHA-256 (FIPS 180-4), to compare extracted bytes with the digests in expected.json.
 enum ZipTestSHA256 {
     static let k: [UInt32] = [
@@ -92,32 +91,32 @@ enum ZipTestSHA256 {
         0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
         0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
         0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
-        0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+        0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2
     ]
 
     static func hex(_ message: [UInt8]) -> String {
         var h: [UInt32] = [
-            0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
+            0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19
         ]
         var data = message
         data.append(0x80)
         while data.count % 64 != 56 { data.append(0) }
         let bitLength = UInt64(message.count) * 8
-        for i in (0 ..< 8).reversed() { data.append(UInt8(truncatingIfNeeded: bitLength >> (8 * UInt64(i)))) }
+        for i in (0..<8).reversed() { data.append(UInt8(truncatingIfNeeded: bitLength >> (8 * UInt64(i)))) }
         var w = [UInt32](repeating: 0, count: 64)
         func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { (x >> n) | (x << (32 - n)) }
         for chunk in stride(from: 0, to: data.count, by: 64) {
-            for t in 0 ..< 16 {
+            for t in 0..<16 {
                 let j = chunk + 4 * t
                 w[t] = UInt32(data[j]) << 24 | UInt32(data[j + 1]) << 16 | UInt32(data[j + 2]) << 8 | UInt32(data[j + 3])
             }
-            for t in 16 ..< 64 {
+            for t in 16..<64 {
                 let s0 = rotr(w[t - 15], 7) ^ rotr(w[t - 15], 18) ^ (w[t - 15] >> 3)
                 let s1 = rotr(w[t - 2], 17) ^ rotr(w[t - 2], 19) ^ (w[t - 2] >> 10)
                 w[t] = w[t - 16] &+ s0 &+ w[t - 7] &+ s1
             }
             var (a, b, c, d, e, f, g, hh) = (h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7])
-            for t in 0 ..< 64 {
+            for t in 0..<64 {
                 let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
                 let ch = (e & f) ^ (~e & g)
                 let t1 = hh &+ s1 &+ ch &+ k[t] &+ w[t]
@@ -142,7 +141,7 @@ struct DeflateBitWriter {
     var bitCount = 0
 
     mutating func bits(_ value: Int, _ count: Int) {
-        for i in 0 ..< count {
+        for i in 0..<count {
             if bitCount % 8 == 0 { bytes.append(0) }
             if value >> i & 1 != 0 { bytes[bytes.count - 1] |= UInt8(1 << (bitCount % 8)) }
             bitCount += 1
@@ -150,15 +149,15 @@ struct DeflateBitWriter {
     }
 
     mutating func code(_ value: Int, _ length: Int) {
-        for i in (0 ..< length).reversed() { bits(value >> i & 1, 1) }
+        for i in (0..<length).reversed() { bits(value >> i & 1, 1) }
     }
 
     /// A symbol of the fixed literal/length code (RFC 1951 §3.2.6).
     mutating func fixedLiteral(_ symbol: Int) {
         switch symbol {
-        case 0 ... 143: code(0x30 + symbol, 8)
-        case 144 ... 255: code(0x190 + symbol - 144, 9)
-        case 256 ... 279: code(symbol - 256, 7)
+        case 0...143: code(0x30 + symbol, 8)
+        case 144...255: code(0x190 + symbol - 144, 9)
+        case 256...279: code(symbol - 256, 7)
         default: code(0xC0 + symbol - 280, 8)
         }
     }

@@ -49,4 +49,3 @@ struct HostileBundledModelTests {
         #expect(thrown > 0)
     }
 }
-

@@ -53,8 +53,10 @@ struct ModelFileReaderTests {
     }
 
     static let expected = Graph(
-        tensors: [TensorDescriptor(name: "x", shape: [1, 2, 2, 1]), TensorDescriptor(name: "alpha", shape: [1], constant: 0),
-                  TensorDescriptor(name: "y", shape: [1, 2, 2, 1])],
+        tensors: [
+            TensorDescriptor(name: "x", shape: [1, 2, 2, 1]), TensorDescriptor(name: "alpha", shape: [1], constant: 0),
+            TensorDescriptor(name: "y", shape: [1, 2, 2, 1])
+        ],
         constants: [Constant(shape: [1], values: [0.5], storage: .float16)],
         nodes: [Node(op: .prelu, inputs: [0, 1], outputs: [2])], inputs: [0], outputs: [2], metadata: ["a": "1", "b": "2"])
 
@@ -146,8 +148,10 @@ struct ModelFileReaderTests {
         expectError(.corruptModel, fragment, sourceLocation: sourceLocation) { try ModelFile.read(bytes: bytes) }
     }
 
-    func expectError(_ kind: BlazeError.Kind, _ fragment: String, sourceLocation: SourceLocation = #_sourceLocation,
-                     _ body: () throws -> Graph) {
+    func expectError(
+        _ kind: BlazeError.Kind, _ fragment: String, sourceLocation: SourceLocation = #_sourceLocation,
+        _ body: () throws -> Graph
+    ) {
         do {
             _ = try body()
             Issue.record("expected \(kind) error containing '\(fragment)'", sourceLocation: sourceLocation)

@@ -8,8 +8,10 @@ struct OpCodingTests {
     static let samples: [Op] = {
         var ops: [Op] = [
             .conv2D(Conv2DParams(strideH: 2, strideW: 1, dilationH: 3, dilationW: 65536, padding: .valid, activation: .relu6)),
-            .depthwiseConv2D(DepthwiseConv2DParams(strideH: 1, strideW: 2, dilationH: 1, dilationW: 2, depthMultiplier: 4,
-                                                   padding: .same, activation: .reluMinus1To1)),
+            .depthwiseConv2D(
+                DepthwiseConv2DParams(
+                    strideH: 1, strideW: 2, dilationH: 1, dilationW: 2, depthMultiplier: 4,
+                    padding: .same, activation: .reluMinus1To1)),
             .fullyConnected(FullyConnectedParams(activation: .relu, keepNumDims: true)),
             .fullyConnected(FullyConnectedParams()),
             .maxPool2D(Pool2DParams(filterH: 2, filterW: 3, strideH: 2, strideW: 1, padding: .same, activation: .none)),
@@ -26,18 +28,21 @@ struct OpCodingTests {
             .depthToSpace(DepthToSpaceParams(blockSize: 64)),
             .reduce(ReduceParams(.mean, axes: [1, 2, -1, 1], keepDims: true)),
             .reduce(ReduceParams(.sum, axes: [], keepDims: false)),
-            .stridedSlice(StridedSliceParams(begin: [0, -(1 << 30), 3], end: [1 << 30, -1, 0], strides: [1, -(1 << 20), 1 << 20],
-                                             beginMask: -1, endMask: Int(Int32.min), shrinkAxisMask: Int(Int32.max), offset: true)),
+            .stridedSlice(
+                StridedSliceParams(
+                    begin: [0, -(1 << 30), 3], end: [1 << 30, -1, 0], strides: [1, -(1 << 20), 1 << 20],
+                    beginMask: -1, endMask: Int(Int32.min), shrinkAxisMask: Int(Int32.max), offset: true)),
             .stridedSlice(StridedSliceParams(begin: [], end: [], strides: [])),
             .transpose(TransposeParams(perm: [3, 1, 0, 2])),
             .transpose(TransposeParams(perm: [])),
             .transposeConv2D(TransposeConv2DParams(strideH: 2, strideW: 65536, padding: .same)),
             .transposeConv2D(TransposeConv2DParams(strideH: 1, strideW: 3, padding: .valid)),
-            .landmarksToTransformMatrix(LandmarksToTransformMatrixParams(
-                leftRotationIndex: 61, rightRotationIndex: 1 << 20, targetRotationRadians: -0.0, outputHeight: 16, outputWidth: 65536,
-                scaleX: 1.5, scaleY: .leastNonzeroMagnitude, subset: [0, 146, 91, 181])),
+            .landmarksToTransformMatrix(
+                LandmarksToTransformMatrixParams(
+                    leftRotationIndex: 61, rightRotationIndex: 1 << 20, targetRotationRadians: -0.0, outputHeight: 16, outputWidth: 65536,
+                    scaleX: 1.5, scaleY: .leastNonzeroMagnitude, subset: [0, 146, 91, 181])),
             .transformTensorBilinear(TransformTensorBilinearParams(outputHeight: 1, outputWidth: 16)),
-            .transformLandmarks,
+            .transformLandmarks
         ]
         ops += BinaryKind.allCases.map { .binary(BinaryParams($0, activation: Activation.allCases[Int($0.rawValue) % 4])) }
         ops += UnaryKind.allCases.map { .unary($0) }
@@ -126,7 +131,7 @@ struct OpCodingTests {
             (.pad(PadParams(paddings: [[1, 2, 3]])), "expected (before, after)"),
             (.reshape(ReshapeParams(shape: [1, 1, 1, 1, 1, 1, 1, 1, 1])), "RESHAPE rank at byte 0 is 9"),
             (.stridedSlice(StridedSliceParams(begin: [0], end: [], strides: [1])), "1/0/1"),
-            (.depthToSpace(DepthToSpaceParams(blockSize: -1)), "outside 1...64"),
+            (.depthToSpace(DepthToSpaceParams(blockSize: -1)), "outside 1...64")
         ]
         for (op, fragment) in cases {
             do {

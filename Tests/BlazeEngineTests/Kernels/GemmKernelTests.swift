@@ -18,8 +18,10 @@ import Testing
 
     /// Runs both kernels; returns false if the geometry is invalid (kernel larger than a VALID input).
     @discardableResult
-    static func check(_ cc: ConvCase, _ rng: inout KernelTestRNG, threads: Int = 1,
-                      sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
+    static func check(
+        _ cc: ConvCase, _ rng: inout KernelTestRNG, threads: Int = 1,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) -> Bool {
         let xs = [cc.n, cc.h, cc.w, cc.c], fs = [cc.o, cc.kh, cc.kw, cc.c]
         guard let g = try? cc.p.geometry(input: xs, filter: fs) else { return false }
         let x = T.random(xs, &rng), f = T.random(fs, &rng)
@@ -31,8 +33,10 @@ import Testing
         let gemm = KernelTestKit.run(inputs, out: g.outputShape) { v, out in
             let scratch = UnsafeMutablePointer<Float>.allocate(capacity: max(scratchCount, 1))
             defer { scratch.deallocate() }
-            GemmStep(conv: g, activation: cc.p.activation, input: v[0].data, filter: v[1].data, bias: v.count > 2 ? v[2].data : nil,
-                     output: out.data, scratch: scratch, threads: threads).execute(WorkerPool(threadCount: threads))
+            GemmStep(
+                conv: g, activation: cc.p.activation, input: v[0].data, filter: v[1].data, bias: v.count > 2 ? v[2].data : nil,
+                output: out.data, scratch: scratch, threads: threads
+            ).execute(WorkerPool(threadCount: threads))
         }
         KernelTestKit.expectCloseToReference(gemm, ref, "conv \(cc)", sourceLocation: sourceLocation)
         return true
@@ -64,7 +68,7 @@ import Testing
             ConvCase(n: 2, h: 6, w: 7, c: 2, o: 4, kh: 5, kw: 5, p: Conv2DParams(padding: .valid, activation: .reluMinus1To1), bias: false),
             // Dilation, non-square kernel and strides.
             ConvCase(n: 1, h: 7, w: 7, c: 4, o: 3, kh: 3, kw: 3, p: Conv2DParams(dilationH: 2, dilationW: 2, padding: .same), bias: true),
-            ConvCase(n: 1, h: 6, w: 5, c: 3, o: 2, kh: 2, kw: 3, p: Conv2DParams(strideH: 1, strideW: 2, padding: .same), bias: false),
+            ConvCase(n: 1, h: 6, w: 5, c: 3, o: 2, kh: 2, kw: 3, p: Conv2DParams(strideH: 1, strideW: 2, padding: .same), bias: false)
         ]
         for cc in cases {
             #expect(Self.check(cc, &rng), "\(cc) has invalid geometry")
@@ -79,14 +83,16 @@ import Testing
         while checked < 150 {
             let k = [1, 1, 2, 3, 3, 5].randomElement(using: &rng)!
             let kw = Bool.random(using: &rng) ? k : [1, 3, 5].randomElement(using: &rng)!
-            let p = Conv2DParams(strideH: Int.random(in: 1...2, using: &rng), strideW: Int.random(in: 1...2, using: &rng),
-                                 dilationH: Int.random(in: 0..<4, using: &rng) == 0 ? 2 : 1,
-                                 dilationW: Int.random(in: 0..<4, using: &rng) == 0 ? 2 : 1,
-                                 padding: Bool.random(using: &rng) ? .same : .valid,
-                                 activation: Activation.allCases.randomElement(using: &rng)!)
-            let cc = ConvCase(n: Int.random(in: 1...2, using: &rng), h: Int.random(in: 1...7, using: &rng), w: Int.random(in: 1...7, using: &rng),
-                              c: Int.random(in: 1...17, using: &rng), o: Int.random(in: 1...17, using: &rng),
-                              kh: k, kw: kw, p: p, bias: Bool.random(using: &rng))
+            let p = Conv2DParams(
+                strideH: Int.random(in: 1...2, using: &rng), strideW: Int.random(in: 1...2, using: &rng),
+                dilationH: Int.random(in: 0..<4, using: &rng) == 0 ? 2 : 1,
+                dilationW: Int.random(in: 0..<4, using: &rng) == 0 ? 2 : 1,
+                padding: Bool.random(using: &rng) ? .same : .valid,
+                activation: Activation.allCases.randomElement(using: &rng)!)
+            let cc = ConvCase(
+                n: Int.random(in: 1...2, using: &rng), h: Int.random(in: 1...7, using: &rng), w: Int.random(in: 1...7, using: &rng),
+                c: Int.random(in: 1...17, using: &rng), o: Int.random(in: 1...17, using: &rng),
+                kh: k, kw: kw, p: p, bias: Bool.random(using: &rng))
             if Self.check(cc, &rng) { checked += 1 }
         }
     }
@@ -105,9 +111,11 @@ import Testing
                 ReferenceKernels.fullyConnected(p, input: v[0], weights: v[1], bias: v.count > 2 ? v[2] : nil, output: out)
             }
             let gemm = KernelTestKit.run(inputs, out: outShape) { v, out in
-                GemmStep(fullyConnected: p.activation, input: v[0].data, inputCount: v[0].count, weights: v[1].data,
-                         weightsShape: v[1].shape, bias: v.count > 2 ? v[2].data : nil, output: out.data)
-                    .execute(WorkerPool(threadCount: 1))
+                GemmStep(
+                    fullyConnected: p.activation, input: v[0].data, inputCount: v[0].count, weights: v[1].data,
+                    weightsShape: v[1].shape, bias: v.count > 2 ? v[2].data : nil, output: out.data
+                )
+                .execute(WorkerPool(threadCount: 1))
             }
             KernelTestKit.expectCloseToReference(gemm, ref, "fc rows \(rows) I \(i) O \(o) keep \(keep) bias \(inputs.count > 2)")
         }

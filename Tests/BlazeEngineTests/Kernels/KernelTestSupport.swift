@@ -60,8 +60,10 @@ enum KernelTestKit {
 
     /// Runs a kernel on `inputs` into a fresh output of `outShape` pre-filled with NaN (so an
     /// element the kernel forgets to write shows up), and returns the output values.
-    static func run(_ inputs: [KernelTensor], out outShape: [Int],
-                    _ kernel: ([TensorView], MutableTensorView) -> Void) -> [Float] {
+    static func run(
+        _ inputs: [KernelTensor], out outShape: [Int],
+        _ kernel: ([TensorView], MutableTensorView) -> Void
+    ) -> [Float] {
         let n = outShape.reduce(1, *)
         var result = [Float](repeating: .nan, count: n)
         withViews(inputs) { views in
@@ -75,8 +77,10 @@ enum KernelTestKit {
     }
 
     /// Element-wise comparison with `|a − e| ≤ tolerance · max(1, |e|)`; exact for `tolerance == 0`.
-    static func expectClose(_ actual: [Float], _ expected: [Float], tolerance: Float = 1e-6,
-                            _ what: String = "", sourceLocation: SourceLocation = #_sourceLocation) {
+    static func expectClose(
+        _ actual: [Float], _ expected: [Float], tolerance: Float = 1e-6,
+        _ what: String = "", sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         guard actual.count == expected.count else {
             Issue.record("\(what) count \(actual.count) ≠ expected \(expected.count)", sourceLocation: sourceLocation)
             return
@@ -90,14 +94,17 @@ enum KernelTestKit {
             }
         }
         if !bad.isEmpty {
-            Issue.record("\(what) \(bad.count) mismatches: \(bad.prefix(8).joined(separator: ", "))\nactual \(actual)",
-                         sourceLocation: sourceLocation)
+            Issue.record(
+                "\(what) \(bad.count) mismatches: \(bad.prefix(8).joined(separator: ", "))\nactual \(actual)",
+                sourceLocation: sourceLocation)
         }
     }
 
     /// `|a − r| ≤ relative · max(1, max|r|)` over the whole tensor (the parity tolerance style).
-    static func expectCloseToReference(_ actual: [Float], _ reference: [Float], relative: Float = 1e-4,
-                                       _ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    static func expectCloseToReference(
+        _ actual: [Float], _ reference: [Float], relative: Float = 1e-4,
+        _ what: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         guard actual.count == reference.count else {
             Issue.record("\(what): count \(actual.count) ≠ \(reference.count)", sourceLocation: sourceLocation)
             return
@@ -110,8 +117,9 @@ enum KernelTestKit {
             if d > worst { worst = d; worstIndex = i }
         }
         if !(worst <= relative * scale) {
-            Issue.record("\(what): max error \(worst) at \(worstIndex) (\(actual[worstIndex]) vs \(reference[worstIndex])), scale \(scale)",
-                         sourceLocation: sourceLocation)
+            Issue.record(
+                "\(what): max error \(worst) at \(worstIndex) (\(actual[worstIndex]) vs \(reference[worstIndex])), scale \(scale)",
+                sourceLocation: sourceLocation)
         }
     }
 }

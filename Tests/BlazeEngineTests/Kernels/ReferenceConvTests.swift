@@ -39,14 +39,17 @@ import Testing
     }
 
     @Test func fusedReluAndRelu6() {
-        let relu = Self.conv(Conv2DParams(strideH: 2, strideW: 2, padding: .same, activation: .relu),
-                             Self.grid4, Self.plusMinus, T([2], [0, 50]))
+        let relu = Self.conv(
+            Conv2DParams(strideH: 2, strideW: 2, padding: .same, activation: .relu),
+            Self.grid4, Self.plusMinus, T([2], [0, 50]))
         KernelTestKit.expectClose(relu.values, [54, 0, 45, 5, 72, 0, 54, 0])
-        let relu6 = Self.conv(Conv2DParams(strideH: 2, strideW: 2, padding: .same, activation: .relu6),
-                              Self.grid4, Self.plusMinus, T([2], [0, 50]))
+        let relu6 = Self.conv(
+            Conv2DParams(strideH: 2, strideW: 2, padding: .same, activation: .relu6),
+            Self.grid4, Self.plusMinus, T([2], [0, 50]))
         KernelTestKit.expectClose(relu6.values, [6, 0, 6, 5, 6, 0, 6, 0])
-        let n1 = Self.conv(Conv2DParams(strideH: 2, strideW: 2, padding: .same, activation: .reluMinus1To1),
-                           Self.grid4, Self.plusMinus, T([2], [0, 50]))
+        let n1 = Self.conv(
+            Conv2DParams(strideH: 2, strideW: 2, padding: .same, activation: .reluMinus1To1),
+            Self.grid4, Self.plusMinus, T([2], [0, 50]))
         KernelTestKit.expectClose(n1.values, [1, -1, 1, 1, 1, -1, 1, -1])
     }
 
@@ -80,8 +83,12 @@ import Testing
         // SAME: effective kernel 5, pad 2 each side; e.g. (0,0) reads rows/cols {0,2} → 0+2+10+12 = 24.
         let same = Self.conv(Conv2DParams(dilationH: 2, dilationW: 2, padding: .same), T.iota([1, 5, 5, 1]), ones)
         #expect(same.shape == [1, 5, 5, 1])
-        KernelTestKit.expectClose(same.values, [24, 28, 42, 28, 32, 44, 48, 72, 48, 52, 66, 72, 108, 72, 78,
-                                                44, 48, 72, 48, 52, 64, 68, 102, 68, 72])
+        KernelTestKit.expectClose(
+            same.values,
+            [
+                24, 28, 42, 28, 32, 44, 48, 72, 48, 52, 66, 72, 108, 72, 78,
+                44, 48, 72, 48, 52, 64, 68, 102, 68, 72
+            ])
     }
 
     @Test func batchAndMixedStrides() {
@@ -124,8 +131,12 @@ import Testing
     @Test func depthwise5x5Strides1And2() {
         let x = T.iota([1, 5, 5, 1]), ones = T.filled([1, 5, 5, 1], 1)
         let s1 = Self.depthwise(DepthwiseConv2DParams(padding: .same), x, ones)
-        KernelTestKit.expectClose(s1.values, [54, 78, 105, 90, 72, 102, 144, 190, 160, 126, 165, 230, 300, 250, 195,
-                                              162, 224, 290, 240, 186, 144, 198, 255, 210, 162])
+        KernelTestKit.expectClose(
+            s1.values,
+            [
+                54, 78, 105, 90, 72, 102, 144, 190, 160, 126, 165, 230, 300, 250, 195,
+                162, 224, 290, 240, 186, 144, 198, 255, 210, 162
+            ])
         // Stride 2: out 3×3, total pad (3−1)·2 + 5 − 5 = 4 → 2 on each side.
         let s2 = Self.depthwise(DepthwiseConv2DParams(strideH: 2, strideW: 2, padding: .same, activation: .relu6), x, ones)
         #expect(s2.shape == [1, 3, 3, 1])
@@ -146,8 +157,9 @@ import Testing
         var w = [Float](repeating: 0, count: 36)
         for tap in 0..<9 { w[tap * 4] = 1 }
         w[4 * 4 + 1] = 2; w[4 * 4 + 2] = 1; w[0 * 4 + 3] = 1
-        let s2 = Self.depthwise(DepthwiseConv2DParams(strideH: 2, strideW: 2, depthMultiplier: 2, padding: .same),
-                                Self.dw3, T([1, 3, 3, 4], w), T([4], [0, 0, 0, 1]))
+        let s2 = Self.depthwise(
+            DepthwiseConv2DParams(strideH: 2, strideW: 2, depthMultiplier: 2, padding: .same),
+            Self.dw3, T([1, 3, 3, 4], w), T([4], [0, 0, 0, 1]))
         #expect(s2.shape == [1, 2, 2, 4])
         KernelTestKit.expectClose(s2.values, [12, 2, 10, 1, 16, 6, 30, 1, 24, 14, 70, 1, 28, 18, 90, 51])
     }
@@ -181,8 +193,10 @@ import Testing
     /// Stride 2, 2×2 filter, VALID: every input pixel writes its own 2×2 block `v · filter + bias`.
     @Test func transposeConvBlocks() {
         let p = TransposeConv2DParams(strideH: 2, strideW: 2, padding: .valid)
-        let r = KernelTestKit.run([T([1, 2, 2, 1], [1, 2, 3, 4]), T([1, 2, 2, 1], [1, 10, 100, 1000]), T([1], [0.5])],
-                                  out: [1, 4, 4, 1]) { v, out in
+        let r = KernelTestKit.run(
+            [T([1, 2, 2, 1], [1, 2, 3, 4]), T([1, 2, 2, 1], [1, 10, 100, 1000]), T([1], [0.5])],
+            out: [1, 4, 4, 1]
+        ) { v, out in
             ReferenceKernels.transposeConv2D(p, input: v[0], filter: v[1], bias: v[2], output: out)
         }
         let expected: [Float] = [1, 10, 2, 20, 100, 1000, 200, 2000, 3, 30, 4, 40, 300, 3000, 400, 4000].map { $0 + 0.5 }

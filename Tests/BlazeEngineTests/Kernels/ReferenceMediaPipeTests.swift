@@ -17,8 +17,9 @@ import Testing
     /// (identity); scale_x 2 doubles x about the centre: x' = 2(x − 2) + 2 = 2x − 2.
     @Test func landmarksToTransformMatrixAxisAligned() {
         let points: [(Float, Float)] = [(0, 0), (1, 0), (4, 2), (0, 2)]
-        var p = LandmarksToTransformMatrixParams(leftRotationIndex: 0, rightRotationIndex: 1, targetRotationRadians: 0,
-                                                 outputHeight: 2, outputWidth: 4, scaleX: 1, scaleY: 1, subset: [0, 2, 3, 1])
+        var p = LandmarksToTransformMatrixParams(
+            leftRotationIndex: 0, rightRotationIndex: 1, targetRotationRadians: 0,
+            outputHeight: 2, outputWidth: 4, scaleX: 1, scaleY: 1, subset: [0, 2, 3, 1])
         KernelTestKit.expectClose(Self.matrix(p, points), [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1], tolerance: 0)
         p.scaleX = 2
         KernelTestKit.expectClose(Self.matrix(p, points), [2, 0, 0, -2, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1], tolerance: 0)
@@ -30,8 +31,9 @@ import Testing
     /// (2, 1) to the box centre (1, 2) of the original points.
     @Test func landmarksToTransformMatrixRotated() {
         let points: [(Float, Float)] = [(0, 0), (0, 1), (0, 0), (2, 4)]
-        let p = LandmarksToTransformMatrixParams(leftRotationIndex: 0, rightRotationIndex: 1, targetRotationRadians: 0,
-                                                 outputHeight: 2, outputWidth: 4, scaleX: 1, scaleY: 1, subset: [2, 3])
+        let p = LandmarksToTransformMatrixParams(
+            leftRotationIndex: 0, rightRotationIndex: 1, targetRotationRadians: 0,
+            outputHeight: 2, outputWidth: 4, scaleX: 1, scaleY: 1, subset: [2, 3])
         let m = Self.matrix(p, points)
         KernelTestKit.expectClose([m[0], m[1], m[4], m[5]], [0, -1, 1, 0], tolerance: 1e-6)
         let cx = m[0] * 2 + m[1] * 1 + m[3], cy = m[4] * 2 + m[5] * 1 + m[7]
@@ -44,15 +46,17 @@ import Testing
         let x = T.iota([1, 3, 4, 2])
         let identity: [Float] = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]
         let r = KernelTestKit.run([x, T([1, 4, 4], identity)], out: [1, 2, 3, 2]) { v, out in
-            ReferenceKernels.transformTensorBilinear(TransformTensorBilinearParams(outputHeight: 2, outputWidth: 3),
-                                                     input: v[0], matrix: v[1], output: out)
+            ReferenceKernels.transformTensorBilinear(
+                TransformTensorBilinearParams(outputHeight: 2, outputWidth: 3),
+                input: v[0], matrix: v[1], output: out)
         }
         KernelTestKit.expectClose(r, [0, 1, 2, 3, 4, 5, 8, 9, 10, 11, 12, 13], tolerance: 0)
         // Half scale: output (ox, oy) samples (0.5·ox − 0.25, 0.5·oy − 0.25), so only (1, 1) lands inside.
         let half: [Float] = [0.5, 0, 0, 0, 0, 0.5, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]
         let h = KernelTestKit.run([x, T([1, 4, 4], half)], out: [1, 2, 2, 2]) { v, out in
-            ReferenceKernels.transformTensorBilinear(TransformTensorBilinearParams(outputHeight: 2, outputWidth: 2),
-                                                     input: v[0], matrix: v[1], output: out)
+            ReferenceKernels.transformTensorBilinear(
+                TransformTensorBilinearParams(outputHeight: 2, outputWidth: 2),
+                input: v[0], matrix: v[1], output: out)
         }
         // Channel c at (0.25, 0.25): v(y, x) = 8y + 2x + c, bilinear is exact on a linear ramp: 2 + 0.5 + c.
         KernelTestKit.expectClose(h, [0, 0, 0, 0, 0, 0, 2.5, 3.5], tolerance: 1e-6)

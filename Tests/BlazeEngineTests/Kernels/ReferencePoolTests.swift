@@ -8,15 +8,15 @@ import Testing
     static func pool(_ p: Pool2DParams, _ x: T, average: Bool) -> (shape: [Int], values: [Float]) {
         let shape = try! p.geometry(input: x.shape).outputShape
         let v = KernelTestKit.run([x], out: shape) { v, out in
-            if average { ReferenceKernels.averagePool2D(p, input: v[0], output: out) }
-            else { ReferenceKernels.maxPool2D(p, input: v[0], output: out) }
+            if average { ReferenceKernels.averagePool2D(p, input: v[0], output: out) } else { ReferenceKernels.maxPool2D(p, input: v[0], output: out) }
         }
         return (shape, v)
     }
 
     @Test func maxPoolValid() {
-        let r = Self.pool(Pool2DParams(filterH: 2, filterW: 2, strideH: 2, strideW: 2, padding: .valid),
-                          T.iota([1, 4, 4, 1], from: 1), average: false)
+        let r = Self.pool(
+            Pool2DParams(filterH: 2, filterW: 2, strideH: 2, strideW: 2, padding: .valid),
+            T.iota([1, 4, 4, 1], from: 1), average: false)
         #expect(r.shape == [1, 2, 2, 1])
         KernelTestKit.expectClose(r.values, [6, 8, 14, 16], tolerance: 0)
     }
@@ -39,8 +39,9 @@ import Testing
     }
 
     @Test func maxPoolFusedActivation() {
-        let r = Self.pool(Pool2DParams(filterH: 2, filterW: 2, strideH: 2, strideW: 2, padding: .valid, activation: .relu6),
-                          T.iota([1, 4, 4, 1], from: 1), average: false)
+        let r = Self.pool(
+            Pool2DParams(filterH: 2, filterW: 2, strideH: 2, strideW: 2, padding: .valid, activation: .relu6),
+            T.iota([1, 4, 4, 1], from: 1), average: false)
         KernelTestKit.expectClose(r.values, [6, 6, 6, 6], tolerance: 0)
     }
 
@@ -54,8 +55,9 @@ import Testing
         KernelTestKit.expectClose(r.values, ch0.flatMap { [$0, 2] })
 
         // 3×3 stride 2 SAME on 4×4 (1…16): sums [54,45,72,54] over [9,6,6,4] cells.
-        let r2 = Self.pool(Pool2DParams(filterH: 3, filterW: 3, strideH: 2, strideW: 2, padding: .same),
-                           T.iota([1, 4, 4, 1], from: 1), average: true)
+        let r2 = Self.pool(
+            Pool2DParams(filterH: 3, filterW: 3, strideH: 2, strideW: 2, padding: .same),
+            T.iota([1, 4, 4, 1], from: 1), average: true)
         KernelTestKit.expectClose(r2.values, [6, 7.5, 12, 13.5])
     }
 

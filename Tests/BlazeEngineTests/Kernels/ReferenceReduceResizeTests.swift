@@ -102,10 +102,14 @@ import Testing
         // 0, 0.5, 1.5, 2.
         let r = Self.resize(ResizeBilinearParams(height: 4, width: 4, halfPixelCenters: true), Self.quad)
         #expect(r.shape == [1, 4, 4, 1])
-        KernelTestKit.expectClose(r.values, [1, 1.25, 1.75, 2,
-                                             1.5, 1.75, 2.25, 2.5,
-                                             2.5, 2.75, 3.25, 3.5,
-                                             3, 3.25, 3.75, 4])
+        KernelTestKit.expectClose(
+            r.values,
+            [
+                1, 1.25, 1.75, 2,
+                1.5, 1.75, 2.25, 2.5,
+                2.5, 2.75, 3.25, 3.5,
+                3, 3.25, 3.75, 4
+            ])
     }
 
     @Test func resizeAlignCorners() {

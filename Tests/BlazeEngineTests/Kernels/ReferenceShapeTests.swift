@@ -136,8 +136,10 @@ import Testing
         KernelTestKit.expectClose(r.values, [4, 6], tolerance: 0)
         // Negative index shrink on the last axis of an NHWC tensor: last channel.
         let x = T.iota([1, 2, 2, 3])
-        let last = Self.slice(StridedSliceParams(begin: [0, 0, 0, -1], end: [0, 0, 0, 0], strides: [1, 1, 1, 1],
-                                                 beginMask: 7, endMask: 7, shrinkAxisMask: 8), x)
+        let last = Self.slice(
+            StridedSliceParams(
+                begin: [0, 0, 0, -1], end: [0, 0, 0, 0], strides: [1, 1, 1, 1],
+                beginMask: 7, endMask: 7, shrinkAxisMask: 8), x)
         #expect(last.shape == [1, 2, 2])
         KernelTestKit.expectClose(last.values, [2, 5, 8, 11], tolerance: 0)
     }
@@ -148,8 +150,12 @@ import Testing
         // out[k, i, j] = in[i, j, k] = 12i + 4j + k.
         let r = Self.transpose([2, 0, 1], T.iota([2, 3, 4]))
         #expect(r.shape == [4, 2, 3])
-        KernelTestKit.expectClose(r.values, [0, 4, 8, 12, 16, 20, 1, 5, 9, 13, 17, 21,
-                                             2, 6, 10, 14, 18, 22, 3, 7, 11, 15, 19, 23], tolerance: 0)
+        KernelTestKit.expectClose(
+            r.values,
+            [
+                0, 4, 8, 12, 16, 20, 1, 5, 9, 13, 17, 21,
+                2, 6, 10, 14, 18, 22, 3, 7, 11, 15, 19, 23
+            ], tolerance: 0)
         let swap = Self.transpose([1, 0, 2], T.iota([2, 2, 2]))
         KernelTestKit.expectClose(swap.values, [0, 1, 4, 5, 2, 3, 6, 7], tolerance: 0)
     }
@@ -164,9 +170,15 @@ import Testing
         let t = Self.transpose([3, 2, 1, 0], T.iota(s))
         #expect(t.shape == [3, 2, 1, 2])
         var expected = [Float]()
-        for d3 in 0..<3 { for d2 in 0..<2 { for d1 in 0..<1 { for d0 in 0..<2 {
-            expected.append(Float(((d0 * 1 + d1) * 2 + d2) * 3 + d3))
-        } } } }
+        for d3 in 0..<3 {
+            for d2 in 0..<2 {
+                for d1 in 0..<1 {
+                    for d0 in 0..<2 {
+                        expected.append(Float(((d0 * 1 + d1) * 2 + d2) * 3 + d3))
+                    }
+                }
+            }
+        }
         KernelTestKit.expectClose(t.values, expected, tolerance: 0)
     }
 }

@@ -66,18 +66,19 @@ import Testing
             TensorDescriptor(name: "r", shape: [32]),
             TensorDescriptor(name: "out", shape: [32]),
             TensorDescriptor(name: "c", shape: [2], constant: 0),
-            TensorDescriptor(name: "d", shape: s),
+            TensorDescriptor(name: "d", shape: s)
         ]
         let nodes = [
-            Node(op: .unary(.relu), inputs: [0], outputs: [1]),                              // 0: x is a graph input: not in place
-            Node(op: .unary(.neg), inputs: [1], outputs: [2]),                               // 1: a is still read by step 2: not in place
-            Node(op: .binary(BinaryParams(.add)), inputs: [1, 2], outputs: [3]),             // 2: a or a2 dies here: in place
-            Node(op: .binary(BinaryParams(.mul)), inputs: [3, 6], outputs: [7]),             // 3: b still read by step 4
-            Node(op: .reshape(ReshapeParams(shape: [32])), inputs: [3], outputs: [4]),       // 4: alias
-            Node(op: .unary(.relu), inputs: [4], outputs: [5]),                              // 5: r dies, but b/d? r's group dies: in place
+            Node(op: .unary(.relu), inputs: [0], outputs: [1]),  // 0: x is a graph input: not in place
+            Node(op: .unary(.neg), inputs: [1], outputs: [2]),  // 1: a is still read by step 2: not in place
+            Node(op: .binary(BinaryParams(.add)), inputs: [1, 2], outputs: [3]),  // 2: a or a2 dies here: in place
+            Node(op: .binary(BinaryParams(.mul)), inputs: [3, 6], outputs: [7]),  // 3: b still read by step 4
+            Node(op: .reshape(ReshapeParams(shape: [32])), inputs: [3], outputs: [4]),  // 4: alias
+            Node(op: .unary(.relu), inputs: [4], outputs: [5])  // 5: r dies, but b/d? r's group dies: in place
         ]
-        let graph = Graph(tensors: tensors, constants: [Constant(shape: [2], values: [1, 2])], nodes: nodes,
-                          inputs: [0], outputs: [5, 7])
+        let graph = Graph(
+            tensors: tensors, constants: [Constant(shape: [2], values: [1, 2])], nodes: nodes,
+            inputs: [0], outputs: [5, 7])
         try graph.validate()
         let plan = ArenaPlan(graph: graph)
         #expect(plan.sharedInput[0] == nil)

@@ -45,8 +45,11 @@ import Testing
         #expect(build["isa"] as? String == (try KernelLevels.active()).rawValue)
         #expect(build["isa_supported"] as? [String] == KernelLevels.runnable.map(\.rawValue))
         let pipelines = try #require(object["pipelines"] as? [String: Any])
-        #expect(Set(pipelines.keys) == ["faces_fast", "faces_accurate", "faces_all", "hands_image", "hands_video_tracked",
-                                        "face_landmarker_image", "face_landmarker_video_tracked", "crop_nv12_720p_192"])
+        #expect(
+            Set(pipelines.keys) == [
+                "faces_fast", "faces_accurate", "faces_all", "hands_image", "hands_video_tracked",
+                "face_landmarker_image", "face_landmarker_video_tracked", "crop_nv12_720p_192"
+            ])
         #expect((object["peak_rss_mb"] as? Double ?? 0) > 0)
         let models = try #require(object["models"] as? [String: [String: Any]])
         #expect(models.count == 8)

@@ -53,8 +53,9 @@ import Testing
             for (k, (a, r)) in zip(optimized, reference).enumerated() {
                 let scale = max(1, r.map(abs).max() ?? 0)
                 let diff = zip(a, r).map { abs($0 - $1) }.max() ?? .infinity
-                #expect(a.count == r.count && diff <= 1e-5 * scale,
-                        "\(what) output \(k), \(threads) threads: max |Δ| \(diff)", sourceLocation: sourceLocation)
+                #expect(
+                    a.count == r.count && diff <= 1e-5 * scale,
+                    "\(what) output \(k), \(threads) threads: max |Δ| \(diff)", sourceLocation: sourceLocation)
             }
         }
     }
@@ -69,7 +70,7 @@ import Testing
         (9, 14, 33, [1, 2, 0, 1], 5, 2, true),
         (17, 15, 3, [1, 1, 1, 1], 3, 2, false),
         (10, 12, 20, [0, 1, 2, 0], 3, 1, false),
-        (7, 9, 5, [3, 0, 0, 3], 3, 1, true),
+        (7, 9, 5, [3, 0, 0, 3], 3, 1, true)
     ])
     func spatialPadFoldsIntoConv(_ c: (Int, Int, Int, [Int], Int, Int, Bool)) throws {
         let (H, W, C, pads, k, s, depthwise) = c
@@ -79,8 +80,9 @@ import Testing
         let y: Int
         if depthwise {
             let f = b.constant("f", [1, k, k, C]), bias = b.constant("bias", [C])
-            y = try b.node(.depthwiseConv2D(DepthwiseConv2DParams(strideH: s, strideW: s, padding: .valid, activation: .relu)),
-                           [padded, f, bias], "y")
+            y = try b.node(
+                .depthwiseConv2D(DepthwiseConv2DParams(strideH: s, strideW: s, padding: .valid, activation: .relu)),
+                [padded, f, bias], "y")
         } else {
             let f = b.constant("f", [6, k, k, C]), bias = b.constant("bias", [6])
             y = try b.node(.conv2D(Conv2DParams(strideH: s, strideW: s, padding: .valid)), [padded, f, bias], "y")

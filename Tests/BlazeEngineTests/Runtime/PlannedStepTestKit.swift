@@ -32,9 +32,10 @@ enum PlannedStepTestKit {
             out.initialize(repeating: .nan, count: max(outCount, 1))
             buffers.append(out)
         }
-        let step = try PlannedStep.make(op, inputs: views, output: MutableTensorView(out, outShape),
-                                        scratch: scratchCount > 0 ? scratch : nil, threads: threads,
-                                        level: try KernelLevels.kernels(for: KernelLevels.active()))
+        let step = try PlannedStep.make(
+            op, inputs: views, output: MutableTensorView(out, outShape),
+            scratch: scratchCount > 0 ? scratch : nil, threads: threads,
+            level: try KernelLevels.kernels(for: KernelLevels.active()))
         step.execute(pool)
         return Array(UnsafeBufferPointer(start: out, count: outCount))
     }
@@ -50,8 +51,10 @@ enum PlannedStepTestKit {
     }
 
     /// Bitwise equality (NaNs with the same payload compare equal, +0 and −0 differ).
-    static func expectBitwise(_ actual: [Float], _ expected: [Float], _ what: @autoclosure () -> String,
-                              sourceLocation: SourceLocation = #_sourceLocation) {
+    static func expectBitwise(
+        _ actual: [Float], _ expected: [Float], _ what: @autoclosure () -> String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         guard actual.count == expected.count else {
             Issue.record("\(what()): count \(actual.count) ≠ \(expected.count)", sourceLocation: sourceLocation)
             return
@@ -62,14 +65,17 @@ enum PlannedStepTestKit {
     }
 
     /// Planned at 1, 2 and 3 threads (and in place, if given) bitwise equal to the reference kernel.
-    static func expectMatchesReference(_ op: Op, _ inputs: [KernelTensor], inPlace: Int? = nil, _ what: String,
-                                       sourceLocation: SourceLocation = #_sourceLocation) throws {
+    static func expectMatchesReference(
+        _ op: Op, _ inputs: [KernelTensor], inPlace: Int? = nil, _ what: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let ref = try reference(op, inputs)
         for threads in 1...3 {
             expectBitwise(try planned(op, inputs, threads: threads), ref, "\(what) threads \(threads)", sourceLocation: sourceLocation)
             if let k = inPlace {
-                expectBitwise(try planned(op, inputs, threads: threads, inPlace: k), ref,
-                              "\(what) in place over input \(k), threads \(threads)", sourceLocation: sourceLocation)
+                expectBitwise(
+                    try planned(op, inputs, threads: threads, inPlace: k), ref,
+                    "\(what) in place over input \(k), threads \(threads)", sourceLocation: sourceLocation)
             }
         }
     }
@@ -77,8 +83,10 @@ enum PlannedStepTestKit {
     /// For ops on the packed SIMD kernels (depthwise, pooling), which use FMA on the AVX2/AVX-512 levels and
     /// their own summation order: within `1e-5·max(1, max|ref|)` of the reference, and bitwise
     /// equal across thread counts.
-    static func expectMatchesReferenceFused(_ op: Op, _ inputs: [KernelTensor], _ what: String,
-                                            sourceLocation: SourceLocation = #_sourceLocation) throws {
+    static func expectMatchesReferenceFused(
+        _ op: Op, _ inputs: [KernelTensor], _ what: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let ref = try reference(op, inputs)
         let single = try planned(op, inputs, threads: 1)
         var maxDiff: Float = 0, maxRef: Float = 0

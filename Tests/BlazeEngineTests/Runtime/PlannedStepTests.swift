@@ -18,8 +18,9 @@ import Testing
             let m = Self.pick([1, 1, 1, 2], &rng)
             let n = Int.random(in: 1...2, using: &rng), h = Int.random(in: 1...17, using: &rng), w = Int.random(in: 1...17, using: &rng)
             let c = Int.random(in: 1...21, using: &rng)
-            let p = DepthwiseConv2DParams(strideH: s, strideW: s, dilationH: d, dilationW: d, depthMultiplier: m,
-                                          padding: Self.pick([.same, .valid], &rng), activation: Self.pick(Activation.allCases, &rng))
+            let p = DepthwiseConv2DParams(
+                strideH: s, strideW: s, dilationH: d, dilationW: d, depthMultiplier: m,
+                padding: Self.pick([.same, .valid], &rng), activation: Self.pick(Activation.allCases, &rng))
             let op = Op.depthwiseConv2D(p)
             let x = T.random([n, h, w, c], &rng), f = T.random([1, k, k, c * m], &rng)
             let bias = Bool.random(using: &rng)
@@ -34,12 +35,16 @@ import Testing
         var rng = KernelTestRNG(seed: 8)
         var checked = 0
         while checked < 60 {
-            let p = Pool2DParams(filterH: Int.random(in: 1...3, using: &rng), filterW: Int.random(in: 1...3, using: &rng),
-                                 strideH: Int.random(in: 1...3, using: &rng), strideW: Int.random(in: 1...3, using: &rng),
-                                 padding: Self.pick([.same, .valid], &rng), activation: Self.pick(Activation.allCases, &rng))
+            let p = Pool2DParams(
+                filterH: Int.random(in: 1...3, using: &rng), filterW: Int.random(in: 1...3, using: &rng),
+                strideH: Int.random(in: 1...3, using: &rng), strideW: Int.random(in: 1...3, using: &rng),
+                padding: Self.pick([.same, .valid], &rng), activation: Self.pick(Activation.allCases, &rng))
             let op: Op = Bool.random(using: &rng) ? .maxPool2D(p) : .averagePool2D(p)
-            let x = T.random([Int.random(in: 1...2, using: &rng), Int.random(in: 1...12, using: &rng),
-                              Int.random(in: 1...12, using: &rng), Int.random(in: 1...19, using: &rng)], &rng, in: -3...3)
+            let x = T.random(
+                [
+                    Int.random(in: 1...2, using: &rng), Int.random(in: 1...12, using: &rng),
+                    Int.random(in: 1...12, using: &rng), Int.random(in: 1...19, using: &rng)
+                ], &rng, in: -3...3)
             guard (try? op.inferOutputShape([x.shape])) != nil else { continue }
             try Kit.expectMatchesReferenceFused(op, [x], "\(op.name) \(x.shape) \(p)")
             checked += 1
@@ -99,8 +104,9 @@ import Testing
             let op = Op.pad(PadParams(paddings: pads, value: Self.pick([0, -1.5], &rng)))
             try Kit.expectMatchesReference(op, [T.random(shape, &rng)], "PAD \(shape) \(pads)")
         }
-        try Kit.expectMatchesReference(.pad(PadParams(paddings: [[0, 0], [1, 2], [2, 1], [0, 8]])), [T.random([1, 48, 48, 24], &rng)],
-                                       "PAD large")
+        try Kit.expectMatchesReference(
+            .pad(PadParams(paddings: [[0, 0], [1, 2], [2, 1], [0, 8]])), [T.random([1, 48, 48, 24], &rng)],
+            "PAD large")
         // CONCATENATION along every axis, with and without activation.
         for axis in -4..<4 {
             let base = [2, 3, 4, 5]
@@ -127,7 +133,7 @@ import Testing
             StridedSliceParams(begin: [0, 1, 2, 0], end: [3, 7, 9, 4], strides: [1, 2, 3, 1]),
             StridedSliceParams(begin: [2, 7, 8, 3], end: [0, 0, 0, 0], strides: [-1, -2, -1, -1], endMask: 0b1111),
             StridedSliceParams(begin: [1, 0, 0, 0], end: [2, 8, 9, 4], strides: [1, 1, 1, 2], shrinkAxisMask: 0b0001),
-            StridedSliceParams(begin: [0, 0], end: [0, 4], strides: [1, 1], beginMask: 0b01, endMask: 0b01),
+            StridedSliceParams(begin: [0, 0], end: [0, 4], strides: [1, 1], beginMask: 0b01, endMask: 0b01)
         ]
         for p in slices {
             try Kit.expectMatchesReference(.stridedSlice(p), [x], "STRIDED_SLICE \(p)")
@@ -174,38 +180,50 @@ import Testing
         }
         // The selfie segmentation shape: 2×2 stride 2 from 16 channels to 1, large enough to split.
         let p = TransposeConv2DParams(strideH: 2, strideW: 2, padding: .same)
-        try Kit.expectMatchesReferenceFused(.transposeConv2D(p), [T.random([1, 64, 64, 16], &rng), T.random([1, 2, 2, 16], &rng),
-                                                                  T.random([1], &rng)], "transpose conv large")
+        try Kit.expectMatchesReferenceFused(
+            .transposeConv2D(p),
+            [
+                T.random([1, 64, 64, 16], &rng), T.random([1, 2, 2, 16], &rng),
+                T.random([1], &rng)
+            ], "transpose conv large")
     }
 
     /// MediaPipe's face-attention ops: the plan runs their reference kernels, so bitwise equal.
     @Test func mediaPipeOpsMatchReference() throws {
         var rng = KernelTestRNG(seed: 17)
-        let l2tm = LandmarksToTransformMatrixParams(leftRotationIndex: 3, rightRotationIndex: 7, targetRotationRadians: 0.25,
-                                                    outputHeight: 16, outputWidth: 12, scaleX: 1.5, scaleY: 1.25, subset: [0, 4, 9, 2, 5, 8])
+        let l2tm = LandmarksToTransformMatrixParams(
+            leftRotationIndex: 3, rightRotationIndex: 7, targetRotationRadians: 0.25,
+            outputHeight: 16, outputWidth: 12, scaleX: 1.5, scaleY: 1.25, subset: [0, 4, 9, 2, 5, 8])
         try Kit.expectMatchesReference(.landmarksToTransformMatrix(l2tm), [T.random([1, 10, 3], &rng)], "LANDMARKS_TO_TRANSFORM_MATRIX")
         let m = T([1, 4, 4], [0.9, -0.3, 0, 2.5, 0.35, 1.1, 0, -1, 0, 0, 1, 0, 0, 0, 0, 1])
-        try Kit.expectMatchesReference(.transformTensorBilinear(TransformTensorBilinearParams(outputHeight: 7, outputWidth: 9)),
-                                       [T.random([1, 11, 13, 5], &rng), m], "TRANSFORM_TENSOR_BILINEAR")
+        try Kit.expectMatchesReference(
+            .transformTensorBilinear(TransformTensorBilinearParams(outputHeight: 7, outputWidth: 9)),
+            [T.random([1, 11, 13, 5], &rng), m], "TRANSFORM_TENSOR_BILINEAR")
         try Kit.expectMatchesReference(.transformLandmarks, [T.random([1, 9, 3], &rng), m], "TRANSFORM_LANDMARKS")
     }
 
     @Test func gemmConvolutionWithinToleranceAndBitwiseAcrossThreads() throws {
         var rng = KernelTestRNG(seed: 12)
         var cases: [(x: [Int], f: [Int], p: Conv2DParams)] = [
-            ([1, 64, 64, 16], [32, 3, 3, 16], Conv2DParams(padding: .same, activation: .relu)),              // row pieces, im2col
-            ([1, 48, 48, 32], [64, 1, 1, 32], Conv2DParams(padding: .same)),                                 // row pieces, pointwise
+            ([1, 64, 64, 16], [32, 3, 3, 16], Conv2DParams(padding: .same, activation: .relu)),  // row pieces, im2col
+            ([1, 48, 48, 32], [64, 1, 1, 32], Conv2DParams(padding: .same)),  // row pieces, pointwise
             ([1, 96, 96, 3], [24, 3, 3, 3], Conv2DParams(strideH: 2, strideW: 2, padding: .same, activation: .relu6)),
-            ([1, 2, 2, 256], [700, 1, 1, 256], Conv2DParams(padding: .valid)),                               // column pieces
-            ([1, 3, 3, 96], [640, 2, 2, 96], Conv2DParams(strideH: 1, strideW: 1, padding: .same)),          // column pieces + im2col
-            ([2, 9, 7, 5], [6, 3, 3, 5], Conv2DParams(strideH: 2, strideW: 1, dilationH: 2, dilationW: 1, padding: .same)),
+            ([1, 2, 2, 256], [700, 1, 1, 256], Conv2DParams(padding: .valid)),  // column pieces
+            ([1, 3, 3, 96], [640, 2, 2, 96], Conv2DParams(strideH: 1, strideW: 1, padding: .same)),  // column pieces + im2col
+            ([2, 9, 7, 5], [6, 3, 3, 5], Conv2DParams(strideH: 2, strideW: 1, dilationH: 2, dilationW: 1, padding: .same))
         ]
         for _ in 0..<20 {
             let k = Self.pick([1, 3, 5], &rng)
-            cases.append(([Int.random(in: 1...2, using: &rng), Int.random(in: k...20, using: &rng), Int.random(in: k...20, using: &rng),
-                           Int.random(in: 1...20, using: &rng)], [Int.random(in: 1...40, using: &rng), k, k, 0],
-                          Conv2DParams(strideH: Self.pick([1, 2], &rng), strideW: Self.pick([1, 2], &rng),
-                                       padding: Self.pick([.same, .valid], &rng), activation: Self.pick(Activation.allCases, &rng))))
+            cases.append(
+                (
+                    [
+                        Int.random(in: 1...2, using: &rng), Int.random(in: k...20, using: &rng), Int.random(in: k...20, using: &rng),
+                        Int.random(in: 1...20, using: &rng)
+                    ], [Int.random(in: 1...40, using: &rng), k, k, 0],
+                    Conv2DParams(
+                        strideH: Self.pick([1, 2], &rng), strideW: Self.pick([1, 2], &rng),
+                        padding: Self.pick([.same, .valid], &rng), activation: Self.pick(Activation.allCases, &rng))
+                ))
         }
         for (xs, fs0, p) in cases {
             var fs = fs0

@@ -27,12 +27,16 @@ import Testing
         let g = try p.geometry(input: [1, 3, 3, 1], filter: [1, 3, 3, 1])
         let x: [Float] = (1...9).map(Float.init), f = [Float](repeating: 1, count: 9), b: [Float] = [0.5]
         var y = [Float](repeating: .nan, count: 9)
-        x.withUnsafeBufferPointer { xp in f.withUnsafeBufferPointer { fp in b.withUnsafeBufferPointer { bp in
-            y.withUnsafeMutableBufferPointer { yp in
-                K.conv(params: p, geometry: g, filter: fp.baseAddress!, bias: bp.baseAddress!)
-                    .run(input: xp.baseAddress!, output: yp.baseAddress!)
+        x.withUnsafeBufferPointer { xp in
+            f.withUnsafeBufferPointer { fp in
+                b.withUnsafeBufferPointer { bp in
+                    y.withUnsafeMutableBufferPointer { yp in
+                        K.conv(params: p, geometry: g, filter: fp.baseAddress!, bias: bp.baseAddress!)
+                            .run(input: xp.baseAddress!, output: yp.baseAddress!)
+                    }
+                }
             }
-        } } }
+        }
         #expect(y[4] == 45.5 && y[0] == 12.5, "\(level): \(y)")
     }
 

@@ -25,8 +25,9 @@ import Testing
     /// Returns false when the geometry is invalid (VALID kernel larger than the input).
     @discardableResult
     static func check(_ K: any ISAKernelSet.Type, _ t: DWCase, _ rng: inout SIMDTestRNG, sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
-        let p = DepthwiseConv2DParams(strideH: t.stride, strideW: t.stride, dilationH: t.dilation, dilationW: t.dilation,
-                                      depthMultiplier: t.multiplier, padding: t.padding, activation: t.activation)
+        let p = DepthwiseConv2DParams(
+            strideH: t.stride, strideW: t.stride, dilationH: t.dilation, dilationW: t.dilation,
+            depthMultiplier: t.multiplier, padding: t.padding, activation: t.activation)
         let O = t.c * t.multiplier
         guard let g = try? p.geometry(input: [t.n, t.h, t.w, t.c], filter: [1, t.kh, t.kw, O]) else { return false }
         let x = SIMDTestBuffer.random(t.n * t.h * t.w * t.c, &rng)
@@ -36,14 +37,17 @@ import Testing
         let res = SIMDTestBuffer.random(outCount, &rng)
 
         let ref = SIMDTestBuffer(outCount)
-        ReferenceKernels.depthwiseConv2D(p, input: TensorView(x.pointer, [t.n, t.h, t.w, t.c]), filter: TensorView(f.pointer, [1, t.kh, t.kw, O]),
-                                         bias: t.bias ? TensorView(b.pointer, [O]) : nil, output: MutableTensorView(ref.mutablePointer, g.outputShape))
-        SIMDTestBuffer.fuseReference(ref, channels: O, residual: t.residual ? res : nil, residualChannels: O,
-                                     residualActivation: t.residualActivation, alpha: t.prelu ? alpha : nil)
+        ReferenceKernels.depthwiseConv2D(
+            p, input: TensorView(x.pointer, [t.n, t.h, t.w, t.c]), filter: TensorView(f.pointer, [1, t.kh, t.kw, O]),
+            bias: t.bias ? TensorView(b.pointer, [O]) : nil, output: MutableTensorView(ref.mutablePointer, g.outputShape))
+        SIMDTestBuffer.fuseReference(
+            ref, channels: O, residual: t.residual ? res : nil, residualChannels: O,
+            residualActivation: t.residualActivation, alpha: t.prelu ? alpha : nil)
 
-        let k = K.depthwise(params: p, geometry: g, filter: f.pointer, bias: t.bias ? b.pointer : nil,
-                                      prelu: t.prelu ? alpha.pointer : nil, residualActivation: t.residualActivation,
-                                      tilePixels: t.tilePixels)
+        let k = K.depthwise(
+            params: p, geometry: g, filter: f.pointer, bias: t.bias ? b.pointer : nil,
+            prelu: t.prelu ? alpha.pointer : nil, residualActivation: t.residualActivation,
+            tilePixels: t.tilePixels)
         let whole = SIMDTestBuffer(outCount, fill: .nan), split = SIMDTestBuffer(outCount, fill: .nan)
         k.run(input: x.pointer, output: whole.mutablePointer, residual: t.residual ? res.pointer : nil)
         let cut = k.workCount / 2
@@ -60,12 +64,13 @@ import Testing
         for c in [1, 2, 3, 4, 5, 7, 8, 12, 15, 16, 17, 20, 24, 28, 31, 32, 33, 36, 42, 47, 48, 64, 72, 96] {
             for (k, s) in [(3, 1), (3, 2), (5, 1), (5, 2)] {
                 for padding in Padding.allCases {
-                    let t = DWCase(n: Int.random(in: 1...2, using: &rng), h: Int.random(in: 1...17, using: &rng),
-                                   w: Int.random(in: 1...17, using: &rng), c: c, kh: k, kw: k, stride: s,
-                                   padding: padding, activation: Self.activations.randomElement(using: &rng)!,
-                                   prelu: Bool.random(using: &rng), residual: Bool.random(using: &rng),
-                                   residualActivation: Self.activations.randomElement(using: &rng)!,
-                                   bias: Bool.random(using: &rng))
+                    let t = DWCase(
+                        n: Int.random(in: 1...2, using: &rng), h: Int.random(in: 1...17, using: &rng),
+                        w: Int.random(in: 1...17, using: &rng), c: c, kh: k, kw: k, stride: s,
+                        padding: padding, activation: Self.activations.randomElement(using: &rng)!,
+                        prelu: Bool.random(using: &rng), residual: Bool.random(using: &rng),
+                        residualActivation: Self.activations.randomElement(using: &rng)!,
+                        bias: Bool.random(using: &rng))
                     Self.check(K, t, &rng)
                 }
             }
@@ -79,8 +84,11 @@ import Testing
             for size in 1...17 {
                 for (k, s) in [(3, 1), (3, 2), (5, 1), (5, 2)] {
                     let c = [16, 32, 48, 64, 80][size % 5]
-                    Self.check(K, DWCase(h: size, w: 18 - size, c: c, kh: k, kw: k, stride: s, padding: size % 3 == 0 ? .valid : .same,
-                                      activation: .relu6, prelu: size % 2 == 0, residual: size % 4 == 1, tilePixels: tile), &rng)
+                    Self.check(
+                        K,
+                        DWCase(
+                            h: size, w: 18 - size, c: c, kh: k, kw: k, stride: s, padding: size % 3 == 0 ? .valid : .same,
+                            activation: .relu6, prelu: size % 2 == 0, residual: size % 4 == 1, tilePixels: tile), &rng)
                 }
             }
         }
@@ -95,7 +103,7 @@ import Testing
             DWCase(h: 9, w: 11, c: 33, kh: 1, kw: 3, stride: 3, padding: .valid),
             DWCase(h: 10, w: 10, c: 17, kh: 3, kw: 5, stride: 2, residual: true, residualActivation: .relu),
             DWCase(n: 2, h: 9, w: 8, c: 6, kh: 3, kw: 3, stride: 2, multiplier: 2, activation: .relu, prelu: true, residual: true),
-            DWCase(h: 5, w: 6, c: 3, kh: 5, kw: 5, multiplier: 3, padding: .same),
+            DWCase(h: 5, w: 6, c: 3, kh: 5, kw: 5, multiplier: 3, padding: .same)
         ]
         for t in cases { #expect(Self.check(K, t, &rng), "invalid case \(t)") }
     }
@@ -115,12 +123,13 @@ import Testing
         var rng = SIMDTestRNG(seed: 5)
         for c in [5, 16, 24, 40] {
             let p = DepthwiseConv2DParams(padding: .same, activation: .relu)
-            let g = try! p.geometry(input: [1, 7, 9, c], filter: [1, 3, 3, c])   // width 9: shifted last tiles
+            let g = try! p.geometry(input: [1, 7, 9, c], filter: [1, 3, 3, c])  // width 9: shifted last tiles
             let x = SIMDTestBuffer.random(7 * 9 * c, &rng), f = SIMDTestBuffer.random(9 * c, &rng), b = SIMDTestBuffer.random(c, &rng)
             let res = SIMDTestBuffer.random(7 * 9 * c, &rng)
             let ref = SIMDTestBuffer(7 * 9 * c)
-            ReferenceKernels.depthwiseConv2D(p, input: TensorView(x.pointer, [1, 7, 9, c]), filter: TensorView(f.pointer, [1, 3, 3, c]),
-                                             bias: TensorView(b.pointer, [c]), output: MutableTensorView(ref.mutablePointer, g.outputShape))
+            ReferenceKernels.depthwiseConv2D(
+                p, input: TensorView(x.pointer, [1, 7, 9, c]), filter: TensorView(f.pointer, [1, 3, 3, c]),
+                bias: TensorView(b.pointer, [c]), output: MutableTensorView(ref.mutablePointer, g.outputShape))
             SIMDTestBuffer.fuseReference(ref, channels: c, residual: res, residualChannels: c, residualActivation: .relu6, alpha: nil)
             let k = K.depthwise(params: p, geometry: g, filter: f.pointer, bias: b.pointer, residualActivation: .relu6)
             let y = res.copy()
@@ -146,8 +155,9 @@ import Testing
 
     @discardableResult
     static func check(_ K: any ISAKernelSet.Type, _ t: ConvCase, _ rng: inout SIMDTestRNG, sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
-        let p = Conv2DParams(strideH: t.stride, strideW: t.stride, dilationH: t.dilation, dilationW: t.dilation,
-                             padding: t.padding, activation: t.activation)
+        let p = Conv2DParams(
+            strideH: t.stride, strideW: t.stride, dilationH: t.dilation, dilationW: t.dilation,
+            padding: t.padding, activation: t.activation)
         guard let g = try? p.geometry(input: [t.n, t.h, t.w, t.c], filter: [t.o, t.kh, t.kw, t.c]) else { return false }
         let x = SIMDTestBuffer.random(t.n * t.h * t.w * t.c, &rng)
         let f = SIMDTestBuffer.random(t.o * t.kh * t.kw * t.c, &rng)
@@ -158,14 +168,17 @@ import Testing
         let res = SIMDTestBuffer.random(pixels * rc, &rng)
 
         let ref = SIMDTestBuffer(outCount)
-        ReferenceKernels.conv2D(p, input: TensorView(x.pointer, [t.n, t.h, t.w, t.c]), filter: TensorView(f.pointer, [t.o, t.kh, t.kw, t.c]),
-                                bias: t.bias ? TensorView(b.pointer, [t.o]) : nil, output: MutableTensorView(ref.mutablePointer, g.outputShape))
-        SIMDTestBuffer.fuseReference(ref, channels: t.o, residual: t.residual ? res : nil, residualChannels: rc,
-                                     residualActivation: t.residualActivation, alpha: t.prelu ? alpha : nil)
+        ReferenceKernels.conv2D(
+            p, input: TensorView(x.pointer, [t.n, t.h, t.w, t.c]), filter: TensorView(f.pointer, [t.o, t.kh, t.kw, t.c]),
+            bias: t.bias ? TensorView(b.pointer, [t.o]) : nil, output: MutableTensorView(ref.mutablePointer, g.outputShape))
+        SIMDTestBuffer.fuseReference(
+            ref, channels: t.o, residual: t.residual ? res : nil, residualChannels: rc,
+            residualActivation: t.residualActivation, alpha: t.prelu ? alpha : nil)
 
-        let k = K.conv(params: p, geometry: g, filter: f.pointer, bias: t.bias ? b.pointer : nil,
-                             prelu: t.prelu ? alpha.pointer : nil, residualActivation: t.residualActivation,
-                             residualChannels: t.residualChannels, backend: t.backend, tile: t.tile)
+        let k = K.conv(
+            params: p, geometry: g, filter: f.pointer, bias: t.bias ? b.pointer : nil,
+            prelu: t.prelu ? alpha.pointer : nil, residualActivation: t.residualActivation,
+            residualChannels: t.residualChannels, backend: t.backend, tile: t.tile)
         let whole = SIMDTestBuffer(outCount, fill: .nan), split = SIMDTestBuffer(outCount, fill: .nan)
         if t.inPlace && t.residual {
             whole.mutablePointer.update(from: res.pointer, count: outCount)
@@ -190,12 +203,13 @@ import Testing
         for c in [1, 3, 16, 17, 32, 33, 64, 200] {
             for o in [1, 2, 3, 4, 6, 8, 15, 16, 17, 24, 31, 32, 33, 36, 47, 48, 49, 63, 64, 65, 96, 112, 130] {
                 for backend in [ConvBackend.simd, .blas] {
-                    let t = ConvCase(n: Int.random(in: 1...2, using: &rng), h: Int.random(in: 1...17, using: &rng),
-                                     w: Int.random(in: 1...17, using: &rng), c: c, o: o,
-                                     activation: Self.activations.randomElement(using: &rng)!,
-                                     prelu: Bool.random(using: &rng), residual: Bool.random(using: &rng),
-                                     residualActivation: Self.activations.randomElement(using: &rng)!,
-                                     bias: Bool.random(using: &rng), backend: backend)
+                    let t = ConvCase(
+                        n: Int.random(in: 1...2, using: &rng), h: Int.random(in: 1...17, using: &rng),
+                        w: Int.random(in: 1...17, using: &rng), c: c, o: o,
+                        activation: Self.activations.randomElement(using: &rng)!,
+                        prelu: Bool.random(using: &rng), residual: Bool.random(using: &rng),
+                        residualActivation: Self.activations.randomElement(using: &rng)!,
+                        bias: Bool.random(using: &rng), backend: backend)
                     Self.check(K, t, &rng)
                 }
             }
@@ -208,11 +222,17 @@ import Testing
         for shape in K.convTiles {
             for nv in 1...shape.maxVectors {
                 for (pixels, o) in [(shape.rows, nv * K.lanes), (3 * shape.rows + 1, nv * K.lanes - 3), (37, 5), (100, 70)] {
-                    Self.check(K, ConvCase(h: pixels, w: 1, c: 19, o: o, activation: .relu6, prelu: pixels % 2 == 1,
-                                        residual: pixels % 3 != 0, tile: ConvTileShape(rows: shape.rows, maxVectors: nv)), &rng)
+                    Self.check(
+                        K,
+                        ConvCase(
+                            h: pixels, w: 1, c: 19, o: o, activation: .relu6, prelu: pixels % 2 == 1,
+                            residual: pixels % 3 != 0, tile: ConvTileShape(rows: shape.rows, maxVectors: nv)), &rng)
                     // In place: a shifted-back last tile must not re-add the residual to finished pixels.
-                    Self.check(K, ConvCase(h: pixels, w: 1, c: 19, o: o, residual: true, residualActivation: .relu,
-                                        inPlace: true, tile: ConvTileShape(rows: shape.rows, maxVectors: nv)), &rng)
+                    Self.check(
+                        K,
+                        ConvCase(
+                            h: pixels, w: 1, c: 19, o: o, residual: true, residualActivation: .relu,
+                            inPlace: true, tile: ConvTileShape(rows: shape.rows, maxVectors: nv)), &rng)
                 }
             }
         }
@@ -228,8 +248,11 @@ import Testing
             Self.check(K, ConvCase(h: 3, w: 3, c: 8, o: 20, residual: true, residualChannels: 0, backend: backend), &rng)
             // In place: residual == output.
             for activation in [Activation.none, .relu6] {
-                Self.check(K, ConvCase(h: 6, w: 7, c: 24, o: 40, activation: activation, prelu: true, residual: true,
-                                    residualActivation: .relu, inPlace: true, backend: backend), &rng)
+                Self.check(
+                    K,
+                    ConvCase(
+                        h: 6, w: 7, c: 24, o: 40, activation: activation, prelu: true, residual: true,
+                        residualActivation: .relu, inPlace: true, backend: backend), &rng)
             }
         }
     }
@@ -242,12 +265,13 @@ import Testing
                 for (kh, kw) in [(3, 3), (5, 5), (2, 2), (1, 1), (1, 3), (3, 2)] {
                     for stride in [1, 2] {
                         for padding in Padding.allCases where !(kh == 1 && kw == 1 && stride == 1) {
-                            let t = ConvCase(n: Int.random(in: 1...2, using: &rng), h: Int.random(in: 1...17, using: &rng),
-                                             w: Int.random(in: 1...17, using: &rng), c: c, o: o, kh: kh, kw: kw, stride: stride,
-                                             padding: padding, activation: Self.activations.randomElement(using: &rng)!,
-                                             prelu: Bool.random(using: &rng), residual: Bool.random(using: &rng),
-                                             residualActivation: Self.activations.randomElement(using: &rng)!,
-                                             bias: Bool.random(using: &rng))
+                            let t = ConvCase(
+                                n: Int.random(in: 1...2, using: &rng), h: Int.random(in: 1...17, using: &rng),
+                                w: Int.random(in: 1...17, using: &rng), c: c, o: o, kh: kh, kw: kw, stride: stride,
+                                padding: padding, activation: Self.activations.randomElement(using: &rng)!,
+                                prelu: Bool.random(using: &rng), residual: Bool.random(using: &rng),
+                                residualActivation: Self.activations.randomElement(using: &rng)!,
+                                bias: Bool.random(using: &rng))
                             Self.check(K, t, &rng)
                         }
                     }
@@ -262,12 +286,12 @@ import Testing
         let cases = [
             ConvCase(h: 13, w: 14, c: 5, o: 20, kh: 3, kw: 3, dilation: 2, activation: .relu, residual: true),
             ConvCase(h: 15, w: 9, c: 4, o: 33, kh: 3, kw: 3, dilation: 3, padding: .valid, prelu: true),
-            ConvCase(h: 64, w: 64, c: 3, o: 24, kh: 5, kw: 5, stride: 2, activation: .relu),          // first layers
+            ConvCase(h: 64, w: 64, c: 3, o: 24, kh: 5, kw: 5, stride: 2, activation: .relu),  // first layers
             ConvCase(h: 48, w: 47, c: 3, o: 16, kh: 3, kw: 3, stride: 2, activation: .relu6),
-            ConvCase(h: 2, w: 2, c: 128, o: 40, kh: 2, kw: 2, padding: .valid),                       // one output pixel
+            ConvCase(h: 2, w: 2, c: 128, o: 40, kh: 2, kw: 2, padding: .valid),  // one output pixel
             ConvCase(h: 8, w: 8, c: 32, o: 16, kh: 2, kw: 2, stride: 2, padding: .valid, prelu: true),
             ConvCase(h: 11, w: 23, c: 3, o: 20, kh: 3, kw: 3, stride: 1, activation: .relu, residual: true, inPlace: true),
-            ConvCase(h: 9, w: 29, c: 5, o: 40, kh: 5, kw: 5, stride: 2, prelu: true, residual: true, residualActivation: .relu6, inPlace: true),
+            ConvCase(h: 9, w: 29, c: 5, o: 40, kh: 5, kw: 5, stride: 2, prelu: true, residual: true, residualActivation: .relu6, inPlace: true)
         ]
         for t in cases { #expect(Self.check(K, t, &rng), "invalid case \(t)") }
     }
@@ -279,11 +303,13 @@ import Testing
             let p = FullyConnectedParams(activation: .relu)
             let x = SIMDTestBuffer.random(rows * i, &rng), w = SIMDTestBuffer.random(o * i, &rng), b = SIMDTestBuffer.random(o, &rng)
             let ref = SIMDTestBuffer(rows * o)
-            ReferenceKernels.fullyConnected(p, input: TensorView(x.pointer, [rows, i]), weights: TensorView(w.pointer, [o, i]),
-                                            bias: TensorView(b.pointer, [o]), output: MutableTensorView(ref.mutablePointer, [rows, o]))
+            ReferenceKernels.fullyConnected(
+                p, input: TensorView(x.pointer, [rows, i]), weights: TensorView(w.pointer, [o, i]),
+                bias: TensorView(b.pointer, [o]), output: MutableTensorView(ref.mutablePointer, [rows, o]))
             for backend in [ConvBackend.simd, .blas] {
-                let k = K.fullyConnected(params: p, rows: rows, inputSize: i, outputSize: o, weights: w.pointer, bias: b.pointer,
-                                     backend: backend)
+                let k = K.fullyConnected(
+                    params: p, rows: rows, inputSize: i, outputSize: o, weights: w.pointer, bias: b.pointer,
+                    backend: backend)
                 let y = SIMDTestBuffer(rows * o, fill: .nan)
                 for part in 0..<2 { k.run(input: x.pointer, output: y.mutablePointer, residual: nil, work: k.partition(part, of: 2)) }
                 SIMDTestBuffer.expectClose(y, ref, "FC \(rows)×\(i)→\(o) \(backend)")
@@ -301,8 +327,9 @@ import Testing
                 for padding in Padding.allCases {
                     for average in [false, true] {
                         let h = Int.random(in: f...13, using: &rng), w = Int.random(in: f...13, using: &rng)
-                        let p = Pool2DParams(filterH: f, filterW: f, strideH: s, strideW: s, padding: padding,
-                                             activation: Self.activations.randomElement(using: &rng)!)
+                        let p = Pool2DParams(
+                            filterH: f, filterW: f, strideH: s, strideW: s, padding: padding,
+                            activation: Self.activations.randomElement(using: &rng)!)
                         let g = try! p.geometry(input: [2, h, w, c])
                         let x = SIMDTestBuffer.random(2 * h * w * c, &rng)
                         let n = g.batch * g.outH * g.outW * c
@@ -358,13 +385,15 @@ import Testing
                 let refP = SIMDTestBuffer(n)
                 for i in 0..<n { let v = ref.pointer[i]; refP.mutablePointer[i] = v < 0 ? alpha.pointer[i % c] * v : v }
                 let yp = SIMDTestBuffer(n, fill: .nan)
-                K.addPrelu(a.pointer, b.pointer, alpha: alpha.pointer, channels: c, output: yp.mutablePointer,
-                                         activation: act, pixels: 0..<pixels)
+                K.addPrelu(
+                    a.pointer, b.pointer, alpha: alpha.pointer, channels: c, output: yp.mutablePointer,
+                    activation: act, pixels: 0..<pixels)
                 SIMDTestBuffer.expectIdentical(yp, refP, "add+prelu C=\(c) \(act)")
             }
             let ref = SIMDTestBuffer(n)
-            ReferenceKernels.prelu(input: TensorView(a.pointer, [1, 1, pixels, c]), alpha: TensorView(alpha.pointer, [1, 1, c]),
-                                   output: MutableTensorView(ref.mutablePointer, [1, 1, pixels, c]))
+            ReferenceKernels.prelu(
+                input: TensorView(a.pointer, [1, 1, pixels, c]), alpha: TensorView(alpha.pointer, [1, 1, c]),
+                output: MutableTensorView(ref.mutablePointer, [1, 1, pixels, c]))
             let y = a.copy()
             K.prelu(input: y.pointer, alpha: alpha.pointer, channels: c, output: y.mutablePointer, pixels: 0..<pixels)
             SIMDTestBuffer.expectIdentical(y, ref, "prelu in place C=\(c)")
@@ -384,8 +413,9 @@ import Testing
                 guard ph >= k, pw >= k else { continue }
                 let x = SIMDTestBuffer.random(h * w * c, &rng)
                 let padded = SIMDTestBuffer(ph * pw * c)
-                ReferenceKernels.pad(PadParams(paddings: [[0, 0], [top, bottom], [left, right], [0, 0]]),
-                                     input: TensorView(x.pointer, [1, h, w, c]), output: MutableTensorView(padded.mutablePointer, [1, ph, pw, c]))
+                ReferenceKernels.pad(
+                    PadParams(paddings: [[0, 0], [top, bottom], [left, right], [0, 0]]),
+                    input: TensorView(x.pointer, [1, h, w, c]), output: MutableTensorView(padded.mutablePointer, [1, ph, pw, c]))
                 // Depthwise.
                 let dp = DepthwiseConv2DParams(strideH: s, strideW: s, padding: .valid, activation: .relu)
                 let pg = try! dp.geometry(input: [1, ph, pw, c], filter: [1, k, k, c])
@@ -393,8 +423,9 @@ import Testing
                 g.inH = h; g.inW = w; g.padTop = top; g.padLeft = left
                 let f = SIMDTestBuffer.random(k * k * c, &rng), b = SIMDTestBuffer.random(o > c ? o : c, &rng)
                 let ref = SIMDTestBuffer(pg.outH * pg.outW * c)
-                ReferenceKernels.depthwiseConv2D(dp, input: TensorView(padded.pointer, [1, ph, pw, c]), filter: TensorView(f.pointer, [1, k, k, c]),
-                                                 bias: TensorView(b.pointer, [c]), output: MutableTensorView(ref.mutablePointer, pg.outputShape))
+                ReferenceKernels.depthwiseConv2D(
+                    dp, input: TensorView(padded.pointer, [1, ph, pw, c]), filter: TensorView(f.pointer, [1, k, k, c]),
+                    bias: TensorView(b.pointer, [c]), output: MutableTensorView(ref.mutablePointer, pg.outputShape))
                 let dk = K.depthwise(params: dp, geometry: g, filter: f.pointer, bias: b.pointer)
                 let y = SIMDTestBuffer(ref.count, fill: .nan)
                 dk.run(input: x.pointer, output: y.mutablePointer)
@@ -406,8 +437,9 @@ import Testing
                 cg.inH = h; cg.inW = w; cg.padTop = top; cg.padLeft = left
                 let cf = SIMDTestBuffer.random(o * k * k * c, &rng)
                 let cref = SIMDTestBuffer(cpg.outH * cpg.outW * o)
-                ReferenceKernels.conv2D(cp, input: TensorView(padded.pointer, [1, ph, pw, c]), filter: TensorView(cf.pointer, [o, k, k, c]),
-                                        bias: TensorView(b.pointer, [o]), output: MutableTensorView(cref.mutablePointer, cpg.outputShape))
+                ReferenceKernels.conv2D(
+                    cp, input: TensorView(padded.pointer, [1, ph, pw, c]), filter: TensorView(cf.pointer, [o, k, k, c]),
+                    bias: TensorView(b.pointer, [o]), output: MutableTensorView(cref.mutablePointer, cpg.outputShape))
                 let ck = K.conv(params: cp, geometry: cg, filter: cf.pointer, bias: b.pointer)
                 let cy = SIMDTestBuffer(cref.count, fill: .nan)
                 ck.run(input: x.pointer, output: cy.mutablePointer)

@@ -43,8 +43,10 @@ final class SIMDTestBuffer {
     /// Applies the fused ops the kernels replace to a reference conv output `[pixels, channels]`:
     /// ADD of `residual` (`[pixels, residualChannels]`, missing channels count as 0) with its
     /// activation, then PRELU with per-channel `alpha`.
-    static func fuseReference(_ y: SIMDTestBuffer, channels: Int, residual: SIMDTestBuffer?, residualChannels: Int,
-                              residualActivation: Activation, alpha: SIMDTestBuffer?) {
+    static func fuseReference(
+        _ y: SIMDTestBuffer, channels: Int, residual: SIMDTestBuffer?, residualChannels: Int,
+        residualActivation: Activation, alpha: SIMDTestBuffer?
+    ) {
         let p = y.mutablePointer
         for i in 0..<y.count {
             let ch = i % channels, px = i / channels
@@ -56,8 +58,10 @@ final class SIMDTestBuffer {
     }
 
     /// `|actual − ref| ≤ 1e-5 · max(1, max|ref|)` over the tensor; NaN (an unwritten element) fails.
-    static func expectClose(_ actual: SIMDTestBuffer, _ reference: SIMDTestBuffer, _ what: String,
-                            sourceLocation: SourceLocation = #_sourceLocation) {
+    static func expectClose(
+        _ actual: SIMDTestBuffer, _ reference: SIMDTestBuffer, _ what: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         var scale: Float = 1
         for i in 0..<reference.count { scale = max(scale, abs(reference.pointer[i])) }
         var worst: Float = 0, at = 0
@@ -67,14 +71,17 @@ final class SIMDTestBuffer {
             if d > worst { worst = d; at = i }
         }
         if !(worst <= 1e-5 * scale) {
-            Issue.record("\(what): max error \(worst) at \(at) (\(actual.pointer[at]) vs \(reference.pointer[at])), scale \(scale)",
-                         sourceLocation: sourceLocation)
+            Issue.record(
+                "\(what): max error \(worst) at \(at) (\(actual.pointer[at]) vs \(reference.pointer[at])), scale \(scale)",
+                sourceLocation: sourceLocation)
         }
     }
 
     /// Bit-for-bit equality (work splits, exact kernels).
-    static func expectIdentical(_ actual: SIMDTestBuffer, _ expected: SIMDTestBuffer, _ what: String,
-                                sourceLocation: SourceLocation = #_sourceLocation) {
+    static func expectIdentical(
+        _ actual: SIMDTestBuffer, _ expected: SIMDTestBuffer, _ what: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         for i in 0..<actual.count where actual.pointer[i].bitPattern != expected.pointer[i].bitPattern {
             Issue.record("\(what): element \(i) is \(actual.pointer[i]), expected \(expected.pointer[i])", sourceLocation: sourceLocation)
             return

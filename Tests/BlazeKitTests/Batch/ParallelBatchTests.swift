@@ -28,18 +28,21 @@ struct ParallelBatchTests {
         var delivered: [Int] = []
         var values: [Int] = []
         var errors: [Int] = []
-        try batch.forEach(inputs, transform: { x in
-            // Later inputs often finish first: the delay shrinks along the list.
-            usleep(UInt32((301 - x) % 7 * 150))
-            if x % 5 == 3 { throw Odd(value: x) }
-            return x * x + 1
-        }, deliver: { x, result in
-            delivered.append(x)
-            switch result {
-            case .success(let v): values.append(v)
-            case .failure(let e): errors.append(try #require(e as? Odd).value)
-            }
-        })
+        try batch.forEach(
+            inputs,
+            transform: { x in
+                // Later inputs often finish first: the delay shrinks along the list.
+                usleep(UInt32((301 - x) % 7 * 150))
+                if x % 5 == 3 { throw Odd(value: x) }
+                return x * x + 1
+            },
+            deliver: { x, result in
+                delivered.append(x)
+                switch result {
+                case .success(let v): values.append(v)
+                case .failure(let e): errors.append(try #require(e as? Odd).value)
+                }
+            })
         #expect(delivered == inputs)
         #expect(errors == inputs.filter { $0 % 5 == 3 })
         #expect(values == inputs.filter { $0 % 5 != 3 }.map { $0 * $0 + 1 })
@@ -49,14 +52,17 @@ struct ParallelBatchTests {
         let gauge = Gauge()
         let batch = try ParallelBatch(jobs: 4, window: 6)
         var count = 0
-        try batch.forEach(0..<200, transform: { x in
-            gauge.enter()
-            usleep(UInt32(x % 3 * 200))
-            return x
-        }, deliver: { x, _ in
-            gauge.leave()
-            count += 1
-        })
+        try batch.forEach(
+            0..<200,
+            transform: { x in
+                gauge.enter()
+                usleep(UInt32(x % 3 * 200))
+                return x
+            },
+            deliver: { x, _ in
+                gauge.leave()
+                count += 1
+            })
         #expect(count == 200)
         #expect(gauge.maximum <= 6)
         #expect(gauge.maximum >= 2, "more than one worker ran at once")
@@ -65,12 +71,18 @@ struct ParallelBatchTests {
     @Test func aStreamIsPulledLazily() throws {
         // An endless sequence: only what the window allows is ever taken from it.
         var taken = 0
-        let endless = AnySequence { AnyIterator<Int> { defer { taken += 1 }; return taken } }
+        let endless = AnySequence {
+            AnyIterator<Int> {
+                defer { taken += 1 }; return taken
+            }
+        }
         struct Enough: Error {}
         #expect(throws: Enough.self) {
-            try ParallelBatch(jobs: 2, window: 5).forEach(endless, transform: { $0 }, deliver: { x, _ in
-                if x == 50 { throw Enough() }
-            })
+            try ParallelBatch(jobs: 2, window: 5).forEach(
+                endless, transform: { $0 },
+                deliver: { x, _ in
+                    if x == 50 { throw Enough() }
+                })
         }
         #expect(taken <= 51 + 5, "the window bounds what is read ahead of delivery")
     }
@@ -79,12 +91,15 @@ struct ParallelBatchTests {
         let started = Gauge()
         struct Stop: Error {}
         #expect(throws: Stop.self) {
-            try ParallelBatch(jobs: 2, window: 4).forEach(0..<10_000, transform: { x in
-                started.enter()
-                return x
-            }, deliver: { x, _ in
-                if x == 10 { throw Stop() }
-            })
+            try ParallelBatch(jobs: 2, window: 4).forEach(
+                0..<10_000,
+                transform: { x in
+                    started.enter()
+                    return x
+                },
+                deliver: { x, _ in
+                    if x == 10 { throw Stop() }
+                })
         }
         // 11 delivered, at most a window's worth started beyond them.
         #expect(started.maximum <= 11 + 4)
@@ -113,8 +128,10 @@ struct DetectorBatchTests {
         let detector = try FaceDetector.faceDetector(options: options)
         var batched: [String: [Face]] = [:]
         var failures: [String] = []
-        try detector.forEachResult(in: paths(), batch: try ParallelBatch(jobs: 3, window: 3),
-                                   image: { try ImageFile.read(path: $0) }) { path, result in
+        try detector.forEachResult(
+            in: paths(), batch: try ParallelBatch(jobs: 3, window: 3),
+            image: { try ImageFile.read(path: $0) }
+        ) { path, result in
             switch result {
             case .success(let faces): batched[path] = faces
             case .failure: failures.append(path)
@@ -135,8 +152,10 @@ struct DetectorBatchTests {
         let landmarker = try HandLandmarker(options: options)
         var order: [String] = []
         var batched: [String: Result<HandLandmarkerResult, any Error>] = [:]
-        try landmarker.forEachResult(in: paths(), batch: try ParallelBatch(jobs: 2),
-                                     image: { try ImageFile.read(path: $0) }) { path, result in
+        try landmarker.forEachResult(
+            in: paths(), batch: try ParallelBatch(jobs: 2),
+            image: { try ImageFile.read(path: $0) }
+        ) { path, result in
             order.append(path)
             batched[path] = result
         }

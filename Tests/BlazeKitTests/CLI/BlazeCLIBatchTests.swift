@@ -68,11 +68,13 @@ struct BlazeCLIBatchTests {
 
     @Test func badListsAndJobCountsAreOneLineErrors() throws {
         defer { scratch.remove() }
-        for (args, needle) in [(["--files-from", work.path], "is a folder"),
-                               (["--files-from", work.appendingPathComponent("nope.txt").path], "cannot open"),
-                               (["--jobs", "0", image("grace_hopper.jpg")], "--jobs expects"),
-                               (["--jobs", "x", image("grace_hopper.jpg")], "--jobs expects"),
-                               (["--files-from", "-", "-"], "standard input cannot be both")] {
+        for (args, needle) in [
+            (["--files-from", work.path], "is a folder"),
+            (["--files-from", work.appendingPathComponent("nope.txt").path], "cannot open"),
+            (["--jobs", "0", image("grace_hopper.jpg")], "--jobs expects"),
+            (["--jobs", "x", image("grace_hopper.jpg")], "--jobs expects"),
+            (["--files-from", "-", "-"], "standard input cannot be both")
+        ] {
             let r = try blaze(["faces"] + args)
             #expect(r.status == 1 && r.stdout.isEmpty, "\(args)")
             #expect(r.stderr.split(separator: "\n").count == 1 && r.stderr.contains(needle), "\(args): \(r.stderr)")
@@ -85,8 +87,9 @@ struct BlazeCLIBatchTests {
         try FileManager.default.createDirectory(at: work.appendingPathComponent("b"), withIntermediateDirectories: true)
         let copy = work.appendingPathComponent("b/grace_hopper.jpg").path
         try FileManager.default.copyItem(atPath: image("grace_hopper.jpg"), toPath: copy)
-        let r = try blaze(["faces", "--json", "--annotate", out.path, "--files-from", "-"],
-                          stdin: Data("\(image("grace_hopper.jpg"))\n\(copy)\n".utf8))
+        let r = try blaze(
+            ["faces", "--json", "--annotate", out.path, "--files-from", "-"],
+            stdin: Data("\(image("grace_hopper.jpg"))\n\(copy)\n".utf8))
         #expect(r.status == 1)
         #expect(imageNames(r.stdout) == [image("grace_hopper.jpg")])
         #expect(r.stderr.contains(copy) && r.stderr.contains("already annotated"))

@@ -41,8 +41,11 @@ struct BlazeCLITests {
         let lines = try jsonLines(r.stdout)
         #expect(lines.compactMap { $0["image"] as? String } == [inputs[0], inputs[2], inputs[3]])
         let counts = lines.map { ($0["faces"] as? [Any])?.count ?? -1 }
-        #expect(counts == [try referenceCount("three_people", "face_detection_short_range", key: "detections"), 0,
-                           try referenceCount("sergey_portrait", "face_detection_short_range", key: "detections")])
+        #expect(
+            counts == [
+                try referenceCount("three_people", "face_detection_short_range", key: "detections"), 0,
+                try referenceCount("sergey_portrait", "face_detection_short_range", key: "detections")
+            ])
         let faces = try #require(lines[0]["faces"] as? [[String: Any]])
         let scores = faces.compactMap { $0["score"] as? Double }
         #expect(scores == scores.sorted(by: >))
@@ -66,8 +69,10 @@ struct BlazeCLITests {
         #expect(contours.count == 15)
         #expect(contours.reduce(0) { $0 + (($1["points"] as? [Any])?.count ?? 0) } == 133)
         #expect((face["mesh"] as? [Any])?.count == 478)
-        for key in ["headEulerAngleX", "headEulerAngleY", "headEulerAngleZ", "smilingProbability",
-                    "leftEyeOpenProbability", "rightEyeOpenProbability", "trackingID"] {
+        for key in [
+            "headEulerAngleX", "headEulerAngleY", "headEulerAngleZ", "smilingProbability",
+            "leftEyeOpenProbability", "rightEyeOpenProbability", "trackingID"
+        ] {
             #expect(face[key] != nil, "missing \(key)")
         }
         // docs/pipelines.md §5.5 sanity: sergey is smiling (0.83 from the reference blendshapes).
@@ -126,10 +131,12 @@ struct BlazeCLITests {
     }
 
     @Test func badOptionsAreOneLineErrors() throws {
-        for args in [["faces", "--mode", "slow", image("grace_hopper.jpg")], ["faces", "--min-face-size", "2", image("grace_hopper.jpg")],
-                     ["hands", "--num-hands", "0", image("grace_hopper.jpg")], ["hands", "--min-detection", "nan", image("grace_hopper.jpg")],
-                     ["faces"], ["hands", "--bogus"], ["face-landmarks", "--num-faces", "0", image("grace_hopper.jpg")],
-                     ["face-landmarks", "--min-presence", "2", image("grace_hopper.jpg")], ["face-landmarks"]] {
+        for args in [
+            ["faces", "--mode", "slow", image("grace_hopper.jpg")], ["faces", "--min-face-size", "2", image("grace_hopper.jpg")],
+            ["hands", "--num-hands", "0", image("grace_hopper.jpg")], ["hands", "--min-detection", "nan", image("grace_hopper.jpg")],
+            ["faces"], ["hands", "--bogus"], ["face-landmarks", "--num-faces", "0", image("grace_hopper.jpg")],
+            ["face-landmarks", "--min-presence", "2", image("grace_hopper.jpg")], ["face-landmarks"]
+        ] {
             let r = try blaze(args)
             #expect(r.status == 1, "\(args)")
             #expect(r.stdout.isEmpty && r.stderr.split(separator: "\n").count == 1, "\(args): \(r.stderr)")

@@ -46,7 +46,9 @@ struct FaceLandmarkerImageTests {
             let matrix = result.facialTransformationMatrixes[i]
             #expect(matrix.rows == 4 && matrix.columns == 4)
             let pose = FaceLandmarkerTestData.poseDifference(matrix.data, ref.transformation_matrix)
-            print("[FaceLandmarker] \(stem) face \(j): mesh mean \(meshError * 100) %, blendshapes max \(blendshapeError), rotation \(pose.degrees)°, translation \(pose.centimetres) cm")
+            print(
+                "[FaceLandmarker] \(stem) face \(j): mesh mean \(meshError * 100) %, blendshapes max \(blendshapeError), rotation \(pose.degrees)°, translation \(pose.centimetres) cm"
+            )
             #expect(meshError <= 0.005, "\(stem): mesh error \(meshError * 100) % of width")
             #expect(blendshapeError <= 0.02, "\(stem): blendshape error \(blendshapeError)")
             #expect(pose.degrees <= 2 && pose.centimetres <= 1, "\(stem): matrix off by \(pose.degrees)° and \(pose.centimetres) cm")
@@ -72,7 +74,9 @@ struct FaceLandmarkerImageTests {
 
     /// Image-mode calls from many threads at once give the single-threaded results.
     @Test func concurrentCallsAgree() async throws {
-        let landmarker = try FaceLandmarkerTestData.landmarker { $0.numFaces = 3; $0.outputFaceBlendshapes = true }
+        let landmarker = try FaceLandmarkerTestData.landmarker {
+            $0.numFaces = 3; $0.outputFaceBlendshapes = true
+        }
         let image = try FaceTestData.image("three_people.jpg")
         let expected = try landmarker.detect(image: image)
         try await withThrowingTaskGroup(of: FaceLandmarkerResult.self) { group in

@@ -11,8 +11,10 @@ final class FaceResultRecorder: FaceLandmarkerLiveStreamDelegate, @unchecked Sen
     private(set) var faceCounts: [Int] = []
     private(set) var onMainThread = false
 
-    func faceLandmarker(_ faceLandmarker: FaceLandmarker, didFinishDetection result: FaceLandmarkerResult?,
-                        timestampInMilliseconds: Int, error: (any Error)?) {
+    func faceLandmarker(
+        _ faceLandmarker: FaceLandmarker, didFinishDetection result: FaceLandmarkerResult?,
+        timestampInMilliseconds: Int, error: (any Error)?
+    ) {
         lock.withLock {
             if Thread.isMainThread { onMainThread = true }
             timestamps.append(timestampInMilliseconds)
@@ -85,7 +87,7 @@ struct FaceLandmarkerLiveStreamTests {
         for t in [5, 15, 25] {
             if try landmarker.detectAsync(image: image, timestampInMilliseconds: t) {
                 accepted.append(t)
-                gate.wait()   // the frame has reached the worker (a dropped frame never does)
+                gate.wait()  // the frame has reached the worker (a dropped frame never does)
             }
         }
         landmarker.close()

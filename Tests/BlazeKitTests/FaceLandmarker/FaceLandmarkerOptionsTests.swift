@@ -8,8 +8,10 @@ import Testing
 @Suite("FaceLandmarker options")
 struct FaceLandmarkerOptionsTests {
     final class Delegate: FaceLandmarkerLiveStreamDelegate {
-        func faceLandmarker(_ faceLandmarker: FaceLandmarker, didFinishDetection result: FaceLandmarkerResult?,
-                            timestampInMilliseconds: Int, error: (any Error)?) {}
+        func faceLandmarker(
+            _ faceLandmarker: FaceLandmarker, didFinishDetection result: FaceLandmarkerResult?,
+            timestampInMilliseconds: Int, error: (any Error)?
+        ) {}
     }
 
     @Test func invalidOptionsAreRejected() throws {

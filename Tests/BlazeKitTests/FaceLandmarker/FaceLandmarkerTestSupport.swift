@@ -23,13 +23,14 @@ enum FaceLandmarkerTestData {
     static func poseDifference(_ a: [Float], _ b: [[Float]]) -> (degrees: Double, centimetres: Double) {
         func rotation(_ m: (Int, Int) -> Double) -> [[Double]] {
             let r = (0..<3).map { i in (0..<3).map { j in m(i, j) } }
-            let det = r[0][0] * (r[1][1] * r[2][2] - r[1][2] * r[2][1]) - r[0][1] * (r[1][0] * r[2][2] - r[1][2] * r[2][0])
+            let det =
+                r[0][0] * (r[1][1] * r[2][2] - r[1][2] * r[2][1]) - r[0][1] * (r[1][0] * r[2][2] - r[1][2] * r[2][0])
                 + r[0][2] * (r[1][0] * r[2][1] - r[1][1] * r[2][0])
             let s = cbrt(det)
             return r.map { $0.map { $0 / s } }
         }
         let ra = rotation { Double(a[$0 * 4 + $1]) }, rb = rotation { Double(b[$0][$1]) }
-        var trace = 0.0   // trace(Ra · Rbᵀ)
+        var trace = 0.0  // trace(Ra · Rbᵀ)
         for i in 0..<3 { for k in 0..<3 { trace += ra[i][k] * rb[i][k] } }
         let angle = acos(max(-1, min(1, (trace - 1) / 2))) * 180 / .pi
         let dt = (0..<3).map { Double(a[$0 * 4 + 3]) - Double(b[$0][3]) }

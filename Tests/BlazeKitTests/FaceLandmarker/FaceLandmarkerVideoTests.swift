@@ -90,7 +90,9 @@ struct FaceLandmarkerVideoTests {
     /// With more faces wanted than tracked, the detector keeps running (here: 3 people, 5 wanted).
     @Test func detectorRunsWhileFewerFacesThanWantedAreTracked() throws {
         let frames = try Self.frames().prefix(4)
-        let landmarker = try FaceLandmarkerTestData.landmarker { $0.runningMode = .video; $0.numFaces = 5 }
+        let landmarker = try FaceLandmarkerTestData.landmarker {
+            $0.runningMode = .video; $0.numFaces = 5
+        }
         for frame in frames {
             let result = try landmarker.detect(videoFrame: frame.image, timestampInMilliseconds: frame.timestampInMilliseconds)
             #expect(result.faceLandmarks.count == 3)

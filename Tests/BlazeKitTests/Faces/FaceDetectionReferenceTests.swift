@@ -8,7 +8,7 @@ import Testing
 /// ≥ 0.98, keypoints within 0.5 % of the image width.
 @Suite struct FaceDetectionReferenceTests {
     static let modes: [(FaceDetectorPerformanceMode, String)] = [
-        (.fast, "face_detection_short_range"), (.accurate, "face_detection_full_range"),
+        (.fast, "face_detection_short_range"), (.accurate, "face_detection_full_range")
     ]
 
     @Test(arguments: FaceTestData.photoNames)

@@ -112,8 +112,9 @@ import Testing
         try Data([1]).write(to: file)
         let detectorOnly = scratch.appendingPathComponent("detector-only")
         try FileManager.default.createDirectory(at: detectorOnly, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: try BundledModel.faceDetectionShortRange.url(),
-                                         to: detectorOnly.appendingPathComponent(BundledModel.faceDetectionShortRange.fileName))
+        try FileManager.default.copyItem(
+            at: try BundledModel.faceDetectionShortRange.url(),
+            to: detectorOnly.appendingPathComponent(BundledModel.faceDetectionShortRange.fileName))
         func failure(_ folder: URL, _ options: FaceDetectorOptions = FaceDetectorOptions()) -> BlazeError? {
             do {
                 _ = try FaceDetector.faceDetector(options: options, modelDirectory: folder)
@@ -244,13 +245,19 @@ import Testing
 
     @Test func jsonNames() {
         #expect(FaceKeypoint.allCases.map(\.name) == ["rightEye", "leftEye", "noseTip", "mouthCenter", "rightEarTragion", "leftEarTragion"])
-        #expect(FaceContourType.allCases.map(\.rawValue) == ["face", "leftEyebrowTop", "leftEyebrowBottom", "rightEyebrowTop",
-                                                              "rightEyebrowBottom", "leftEye", "rightEye", "upperLipTop",
-                                                              "upperLipBottom", "lowerLipTop", "lowerLipBottom", "noseBridge",
-                                                              "noseBottom", "leftCheek", "rightCheek"])
+        #expect(
+            FaceContourType.allCases.map(\.rawValue) == [
+                "face", "leftEyebrowTop", "leftEyebrowBottom", "rightEyebrowTop",
+                "rightEyebrowBottom", "leftEye", "rightEye", "upperLipTop",
+                "upperLipBottom", "lowerLipTop", "lowerLipBottom", "noseBridge",
+                "noseBottom", "leftCheek", "rightCheek"
+            ])
         #expect(FaceContourType.allCases.reduce(0) { $0 + $1.meshIndices.count } == 133)
-        #expect(Set(FaceLandmarkType.allCases.map(\.rawValue)) == ["leftEye", "rightEye", "leftEar", "rightEar", "leftCheek", "rightCheek",
-                                                                    "noseBase", "mouthLeft", "mouthRight", "mouthBottom"])
+        #expect(
+            Set(FaceLandmarkType.allCases.map(\.rawValue)) == [
+                "leftEye", "rightEye", "leftEar", "rightEar", "leftCheek", "rightCheek",
+                "noseBase", "mouthLeft", "mouthRight", "mouthBottom"
+            ])
         #expect(faceBlendshapeNames.count == 52 && blendshapeLandmarkIndices.count == 146)
     }
 }

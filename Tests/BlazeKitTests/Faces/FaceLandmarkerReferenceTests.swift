@@ -30,12 +30,15 @@ import Testing
         let reference = try FaceTestData.reference(FaceReferenceLandmarker.self, stem, "face_landmarker")
         // The full-range ROI of woman_sitting_street's face passes the mesh presence test although the
         // FaceLandmarker's short-range ROI does not: extra meshes are allowed here.
-        try Self.check(faces, against: reference, label: "accurate \(stem)", meshTolerance: 0.01, strictFeatures: false,
-                       exactFaceSet: false)
+        try Self.check(
+            faces, against: reference, label: "accurate \(stem)", meshTolerance: 0.01, strictFeatures: false,
+            exactFaceSet: false)
     }
 
-    static func check(_ faces: [Face], against reference: FaceReferenceLandmarker, label: String,
-                      meshTolerance: Double, strictFeatures: Bool = true, exactFaceSet: Bool = true) throws {
+    static func check(
+        _ faces: [Face], against reference: FaceReferenceLandmarker, label: String,
+        meshTolerance: Double, strictFeatures: Bool = true, exactFaceSet: Bool = true
+    ) throws {
         let w = reference.width, h = reference.height
         let withMesh = faces.indices.filter { faces[$0].mesh != nil }
         if exactFaceSet {
@@ -80,17 +83,21 @@ import Testing
             }
 
             #expect(face.hasSmilingProbability && face.hasLeftEyeOpenProbability && face.hasRightEyeOpenProbability)
-            let probabilityError = max(abs(face.smilingProbability - ref.smiling),
-                                       abs(face.leftEyeOpenProbability - ref.leftEyeOpen),
-                                       abs(face.rightEyeOpenProbability - ref.rightEyeOpen))
+            let probabilityError = max(
+                abs(face.smilingProbability - ref.smiling),
+                abs(face.leftEyeOpenProbability - ref.leftEyeOpen),
+                abs(face.rightEyeOpenProbability - ref.rightEyeOpen))
             #expect(face.blendshapes?.count == 52)
 
             #expect(face.hasHeadEulerAngleX && face.hasHeadEulerAngleY && face.hasHeadEulerAngleZ)
             let e = ref.eulerAngles
-            let eulerError = max(abs(face.headEulerAngleX - Double(e.x)), abs(face.headEulerAngleY - Double(e.y)),
-                                 abs(face.headEulerAngleZ - Double(e.z)))
+            let eulerError = max(
+                abs(face.headEulerAngleX - Double(e.x)), abs(face.headEulerAngleY - Double(e.y)),
+                abs(face.headEulerAngleZ - Double(e.z)))
 
-            print("[FaceLandmarker] \(label) face \(j): mesh mean \(meshError * 100) %, contour max \(contourError * 100) %, landmark max \(landmarkError * 100) %, probabilities max \(probabilityError), Euler max \(eulerError)° (ref X \(e.x) Y \(e.y) Z \(e.z); smile \(ref.smiling))")
+            print(
+                "[FaceLandmarker] \(label) face \(j): mesh mean \(meshError * 100) %, contour max \(contourError * 100) %, landmark max \(landmarkError * 100) %, probabilities max \(probabilityError), Euler max \(eulerError)° (ref X \(e.x) Y \(e.y) Z \(e.z); smile \(ref.smiling))"
+            )
             #expect(meshError <= meshTolerance, "\(label): mesh error \(meshError * 100) % of width")
             if strictFeatures {
                 #expect(contourError <= 0.005, "\(label): contour error \(contourError * 100) %")

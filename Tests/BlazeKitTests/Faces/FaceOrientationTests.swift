@@ -19,9 +19,10 @@ import Testing
             let faces = try detector.results(in: stored)
             #expect(faces == expected, "\(photo) \(orientation): faces differ from the upright image's")
             if faces.count == expected.count {
-                let frameError = zip(faces, expected).map { a, b in
-                    max(abs(a.frame.x - b.frame.x), abs(a.frame.y - b.frame.y), abs(a.frame.width - b.frame.width))
-                }.max() ?? 0
+                let frameError =
+                    zip(faces, expected).map { a, b in
+                        max(abs(a.frame.x - b.frame.x), abs(a.frame.y - b.frame.y), abs(a.frame.width - b.frame.width))
+                    }.max() ?? 0
                 #expect(frameError == 0, "\(photo) \(orientation): frame differs by \(frameError) px")
             }
         }

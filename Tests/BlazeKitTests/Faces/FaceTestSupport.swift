@@ -17,8 +17,9 @@ enum FaceTestData {
 
     /// A photo decoded like the reference (no EXIF rotation; OpenCV `IMREAD_IGNORE_ORIENTATION`).
     static func image(_ photo: String) throws -> VisionImage {
-        try ImageFile.read(contentsOf: RepoPaths.testImages.appendingPathComponent(photo),
-                           options: ImageDecodingOptions(appliesEXIFOrientation: false))
+        try ImageFile.read(
+            contentsOf: RepoPaths.testImages.appendingPathComponent(photo),
+            options: ImageDecodingOptions(appliesEXIFOrientation: false))
     }
 
     static func reference<T: Decodable>(_ type: T.Type, _ stem: String, _ pipeline: String) throws -> T {
@@ -70,8 +71,9 @@ struct FaceReferenceLandmarker: Decodable {
 
 extension FaceReferenceDetections.Item {
     func frame(width: Int, height: Int) -> VisionRect {
-        VisionRect(x: bbox.xmin * Double(width), y: bbox.ymin * Double(height),
-                   width: bbox.width * Double(width), height: bbox.height * Double(height))
+        VisionRect(
+            x: bbox.xmin * Double(width), y: bbox.ymin * Double(height),
+            width: bbox.width * Double(width), height: bbox.height * Double(height))
     }
 }
 

@@ -17,7 +17,7 @@ import Testing
         (nil, (400, 50)),
         (nil, (390, 50)),
         ((60, 70), (380, 50)),
-        ((70, 70), (370, 50)),
+        ((70, 70), (370, 50))
     ]
 
     static func frames() throws -> [VisionImage] {
@@ -99,7 +99,11 @@ import Testing
                 detector.process(frame) { faces, error in
                     #expect(error == nil)
                     delivered.withLock { $0.append((i, faces ?? [])) }
-                    if remaining.withLock({ $0 -= 1; return $0 }) == 0 { done.resume() }
+                    if remaining.withLock({
+                        $0 -= 1; return $0
+                    }) == 0 {
+                        done.resume()
+                    }
                 }
             }
         }

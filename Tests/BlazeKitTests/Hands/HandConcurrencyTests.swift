@@ -42,8 +42,7 @@ struct HandConcurrencyTests {
             let landmarker = thread == 0 ? full : lite
             for round in 0..<3 {
                 for (i, image) in images.enumerated() {
-                    do { box.put("\(thread)/\(round)/\(i)", try landmarker.detect(image: image).handTestFlatLandmarks) }
-                    catch { box.fail("\(error)") }
+                    do { box.put("\(thread)/\(round)/\(i)", try landmarker.detect(image: image).handTestFlatLandmarks) } catch { box.fail("\(error)") }
                 }
             }
         }
@@ -66,8 +65,7 @@ struct HandConcurrencyTests {
         Self.onThreads(4) { thread in
             for step in 0..<4 {
                 let i = (thread + step) % images.count
-                do { box.put("\(thread)/\(i)", try landmarker.detect(image: images[i]).handTestFlatLandmarks) }
-                catch { box.fail("\(error)") }
+                do { box.put("\(thread)/\(i)", try landmarker.detect(image: images[i]).handTestFlatLandmarks) } catch { box.fail("\(error)") }
             }
         }
         let (values, failures) = box.snapshot

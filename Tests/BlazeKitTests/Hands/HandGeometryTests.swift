@@ -21,9 +21,11 @@ struct HandGeometryTests {
             let result = try landmarker.detect(image: image)
             #expect(result.landmarks.count == expected.landmarks.count, "\(orientation)")
             guard result.landmarks.count == expected.landmarks.count else { continue }
-            #expect(result.handedness == expected.handedness || zip(result.handedness, expected.handedness).allSatisfy {
-                $0[0].categoryName == $1[0].categoryName && $0[0].index == $1[0].index && abs($0[0].score - $1[0].score) < 1e-4
-            }, "\(orientation)")
+            #expect(
+                result.handedness == expected.handedness
+                    || zip(result.handedness, expected.handedness).allSatisfy {
+                        $0[0].categoryName == $1[0].categoryName && $0[0].index == $1[0].index && abs($0[0].score - $1[0].score) < 1e-4
+                    }, "\(orientation)")
             for (a, b) in zip(result.landmarks, expected.landmarks) {
                 worst = max(worst, handMeanLandmarkError(a, b, width: upright.uprightWidth, height: upright.uprightHeight))
             }
@@ -54,7 +56,7 @@ struct HandGeometryTests {
     /// with `mirrored: true` reports the real ones, as the unflipped photo does.
     @Test func mirroredOptionUndoesASelfieFlip() throws {
         let photo = try HandTestData.photo("hagrid_call_17d804b5.jpg")
-        let flipped = try photo.handTestStored(as: .upMirrored)   // stored = horizontal flip of the photo
+        let flipped = try photo.handTestStored(as: .upMirrored)  // stored = horizontal flip of the photo
         let selfie = try VisionImage(copying: flipped.handTestStoredBytes(), width: flipped.width, height: flipped.height, format: .rgb8)
         let truth = try HandTestData.landmarker(.full, numHands: 2).detect(image: photo)
         let asIs = try HandTestData.landmarker(.full, numHands: 2).detect(image: selfie)
@@ -99,9 +101,11 @@ struct HandGeometryTests {
     @Test func invalidRegionsAreTypedErrors() throws {
         let landmarker = try HandTestData.landmarker(.lite, numHands: 1)
         let image = try VisionImage(width: 64, height: 64, format: .rgb8)
-        for bad in [NormalizedRect(xCenter: 0.5, yCenter: 0.5, width: 0, height: 0),
-                    NormalizedRect(xCenter: 0.5, yCenter: 0.5, width: -1, height: 1),
-                    NormalizedRect(xCenter: .nan, yCenter: 0.5, width: 1, height: 1)] {
+        for bad in [
+            NormalizedRect(xCenter: 0.5, yCenter: 0.5, width: 0, height: 0),
+            NormalizedRect(xCenter: 0.5, yCenter: 0.5, width: -1, height: 1),
+            NormalizedRect(xCenter: .nan, yCenter: 0.5, width: 1, height: 1)
+        ] {
             #expect {
                 try landmarker.detect(image: image, regionOfInterest: bad)
             } throws: { error in

@@ -14,14 +14,16 @@ final class HandResultRecorder: HandLandmarkerLiveStreamDelegate, @unchecked Sen
     private(set) var overlapped = false
     private(set) var onMainThread = false
 
-    func handLandmarker(_ handLandmarker: HandLandmarker, didFinishDetection result: HandLandmarkerResult?,
-                        timestampInMilliseconds: Int, error: (any Error)?) {
+    func handLandmarker(
+        _ handLandmarker: HandLandmarker, didFinishDetection result: HandLandmarkerResult?,
+        timestampInMilliseconds: Int, error: (any Error)?
+    ) {
         lock.withLock {
             inCallback += 1
             if inCallback > 1 { overlapped = true }
             if Thread.isMainThread { onMainThread = true }
         }
-        usleep(2000)   // widen the window in which an overlapping call would be seen
+        usleep(2000)  // widen the window in which an overlapping call would be seen
         lock.withLock {
             timestamps.append(timestampInMilliseconds)
             handCounts.append(result?.landmarks.count ?? -1)
@@ -135,7 +137,7 @@ struct HandLiveStreamTests {
         let image = try VisionImage(width: 64, height: 48, format: .rgb8)
         #expect(try landmarker.detectAsync(image: image, timestampInMilliseconds: 1))
         // Let the frame finish; nothing to deliver to, nothing crashes.
-        for _ in 0..<12_000 where landmarker.statistics.framesProcessed == 0 { usleep(5000) }   // up to 60 s
+        for _ in 0..<12_000 where landmarker.statistics.framesProcessed == 0 { usleep(5000) }  // up to 60 s
         #expect(landmarker.statistics.framesProcessed == 1)
     }
 
@@ -168,7 +170,7 @@ struct HandLiveStreamTests {
         let first = try #require(frames.first)
         #expect(try landmarker.detectAsync(image: first.image, timestampInMilliseconds: first.timestampInMilliseconds))
         landmarker.close()
-        landmarker.close()   // a second close does nothing
+        landmarker.close()  // a second close does nothing
         #expect(throws: HandLandmarkerError.closed(method: "detectAsync(image:timestampInMilliseconds:)")) {
             try landmarker.detectAsync(image: first.image, timestampInMilliseconds: first.timestampInMilliseconds + 100)
         }

@@ -7,8 +7,10 @@ import Testing
 @Suite("Hand options and errors")
 struct HandOptionsTests {
     final class NoopDelegate: HandLandmarkerLiveStreamDelegate {
-        func handLandmarker(_ handLandmarker: HandLandmarker, didFinishDetection result: HandLandmarkerResult?,
-                            timestampInMilliseconds: Int, error: (any Error)?) {}
+        func handLandmarker(
+            _ handLandmarker: HandLandmarker, didFinishDetection result: HandLandmarkerResult?,
+            timestampInMilliseconds: Int, error: (any Error)?
+        ) {}
     }
 
     static func make(_ configure: (inout HandLandmarkerOptions) -> Void) throws -> HandLandmarker {
@@ -126,20 +128,24 @@ struct HandOptionsTests {
         func notFound(_ e: HandLandmarkerError) -> Bool { if case .modelNotFound = e { true } else { false } }
         func invalid(_ e: HandLandmarkerError) -> Bool { if case .invalidModel = e { true } else { false } }
         let bundled = RepoPaths.bundledModels
-        expectError(folder.appendingPathComponent("missing").path, notFound)     // no such folder
-        expectError(folder.path, notFound)                                        // empty folder
+        expectError(folder.appendingPathComponent("missing").path, notFound)  // no such folder
+        expectError(folder.path, notFound)  // empty folder
         expectError(bundled.appendingPathComponent("hand_landmark_full.bkm").path, notFound)  // a file
         // A face detector where the palm detector should be.
-        try FileManager.default.copyItem(at: bundled.appendingPathComponent("face_detection_short_range.bkm"),
-                                         to: folder.appendingPathComponent("palm_detection_full.bkm"))
-        try FileManager.default.copyItem(at: bundled.appendingPathComponent("hand_landmark_full.bkm"),
-                                         to: folder.appendingPathComponent("hand_landmark_full.bkm"))
+        try FileManager.default.copyItem(
+            at: bundled.appendingPathComponent("face_detection_short_range.bkm"),
+            to: folder.appendingPathComponent("palm_detection_full.bkm"))
+        try FileManager.default.copyItem(
+            at: bundled.appendingPathComponent("hand_landmark_full.bkm"),
+            to: folder.appendingPathComponent("hand_landmark_full.bkm"))
         expectError(folder.path, invalid)
         // A palm detector where the landmark net should be.
-        try FileManager.default.copyItem(at: bundled.appendingPathComponent("palm_detection_lite.bkm"),
-                                         to: folder.appendingPathComponent("palm_detection_lite.bkm"))
-        try FileManager.default.copyItem(at: bundled.appendingPathComponent("palm_detection_lite.bkm"),
-                                         to: folder.appendingPathComponent("hand_landmark_lite.bkm"))
+        try FileManager.default.copyItem(
+            at: bundled.appendingPathComponent("palm_detection_lite.bkm"),
+            to: folder.appendingPathComponent("palm_detection_lite.bkm"))
+        try FileManager.default.copyItem(
+            at: bundled.appendingPathComponent("palm_detection_lite.bkm"),
+            to: folder.appendingPathComponent("hand_landmark_lite.bkm"))
         expectError(folder.path, invalid, variant: .lite)
         // Garbage: the engine's own error, kind included, travels with the landmarker's.
         try Data(repeating: 0x5A, count: 1000).write(to: folder.appendingPathComponent("palm_detection_full.bkm"))
@@ -155,6 +161,6 @@ struct HandOptionsTests {
         #expect(landmarker.options.runningMode == .image && landmarker.options.numHands == 1)
         let result = try landmarker.detect(image: HandTestData.photo("hand_victory_white_bg.jpg"))
         #expect(result.landmarks.count == 1)
-        #expect(result.handedness.first?.first?.categoryName == "Left")   // legacy reference says "Right"
+        #expect(result.handedness.first?.first?.categoryName == "Left")  // legacy reference says "Right"
     }
 }

@@ -53,7 +53,9 @@ struct HandReferenceTests {
                 lines.append(String(format: "  %@: %d hands, mean error %.4f %% of width, world max %.3f mm", stem, match.count, photoMean * 100, photoWorld * 1000))
             }
         }
-        print("[Hand] \(variant) vs MediaPipe legacy complexity \(complexity): \(handCount) hands; worst mean error \(worstMean * 100) % of width, worst world error \(worstWorld * 1000) mm, worst handedness score difference \(worstScore)")
+        print(
+            "[Hand] \(variant) vs MediaPipe legacy complexity \(complexity): \(handCount) hands; worst mean error \(worstMean * 100) % of width, worst world error \(worstWorld * 1000) mm, worst handedness score difference \(worstScore)"
+        )
         print(lines.joined(separator: "\n"))
         #expect(worstScore < 0.01)
         let stats = landmarker.statistics

@@ -24,17 +24,19 @@ enum HandTestData {
 
     /// Decoded like the reference JSON: EXIF orientation ignored.
     static func photo(_ name: String) throws -> VisionImage {
-        try ImageFile.read(contentsOf: RepoPaths.testImages.appendingPathComponent(name),
-                           options: ImageDecodingOptions(appliesEXIFOrientation: false))
+        try ImageFile.read(
+            contentsOf: RepoPaths.testImages.appendingPathComponent(name),
+            options: ImageDecodingOptions(appliesEXIFOrientation: false))
     }
 
     static func reference(_ stem: String, complexity: Int) throws -> (width: Int, height: Int, hands: [HandReferenceHand]) {
         let url = RepoPaths.referenceOutputs.appendingPathComponent("\(stem).hands_model_complexity_\(complexity).json")
         let file = try JSONDecoder().decode(ReferenceHands.self, from: Data(contentsOf: url))
         let hands = file.hands.map { h in
-            HandReferenceHand(label: h.handedness.label, score: h.handedness.score, index: h.handedness.index,
-                          landmarks: h.landmarks.map { NormalizedLandmark(x: $0.x, y: $0.y, z: $0.z) },
-                          world: h.world_landmarks_m.map { Landmark(x: $0.x, y: $0.y, z: $0.z) })
+            HandReferenceHand(
+                label: h.handedness.label, score: h.handedness.score, index: h.handedness.index,
+                landmarks: h.landmarks.map { NormalizedLandmark(x: $0.x, y: $0.y, z: $0.z) },
+                world: h.world_landmarks_m.map { Landmark(x: $0.x, y: $0.y, z: $0.z) })
         }
         return (file.width, file.height, hands)
     }
@@ -45,8 +47,10 @@ enum HandTestData {
     }
 
     /// Shared landmarkers (model loading is the slow part of making one).
-    static func landmarker(_ variant: HandModelVariant = .full, numHands: Int = 2,
-                           configure: (inout HandLandmarkerOptions) -> Void = { _ in }) throws -> HandLandmarker {
+    static func landmarker(
+        _ variant: HandModelVariant = .full, numHands: Int = 2,
+        configure: (inout HandLandmarkerOptions) -> Void = { _ in }
+    ) throws -> HandLandmarker {
         var options = HandLandmarkerOptions()
         options.modelVariant = variant
         options.numHands = numHands

@@ -38,8 +38,9 @@ struct HandVideoTests {
     /// max_num_hands=2)` within 0.5 % of the width, and only the first frame runs the palm
     /// detector (both hands stay tracked).
     @Test func trackedSequenceMatchesMediaPipe() throws {
-        let reference = try JSONDecoder().decode(HandVideoReference.self,
-                                                 from: Data(contentsOf: HandTestData.fixture("two_hands_video.hands_legacy.json")))
+        let reference = try JSONDecoder().decode(
+            HandVideoReference.self,
+            from: Data(contentsOf: HandTestData.fixture("two_hands_video.hands_legacy.json")))
         let frames = try Self.frames()
         #expect(frames.count == reference.frames.count && frames.count == 10)
         let landmarker = try HandTestData.landmarker(.full, numHands: 2) { $0.runningMode = .video }
@@ -66,7 +67,9 @@ struct HandVideoTests {
             }
         }
         let stats = landmarker.statistics
-        print("[Hand] video vs MediaPipe legacy tracking: \(frames.count) frames, worst mean error \(worstMean * 100) % of width, world \(worstWorld * 1000) mm; palm detector ran \(stats.palmDetectionRuns)×, landmark net \(stats.landmarkRuns)×")
+        print(
+            "[Hand] video vs MediaPipe legacy tracking: \(frames.count) frames, worst mean error \(worstMean * 100) % of width, world \(worstWorld * 1000) mm; palm detector ran \(stats.palmDetectionRuns)×, landmark net \(stats.landmarkRuns)×"
+        )
         #expect(worstWorld <= 0.005)
         #expect(stats.framesProcessed == frames.count)
         #expect(stats.palmDetectionRuns == 1)

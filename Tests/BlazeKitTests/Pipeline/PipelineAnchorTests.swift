@@ -24,7 +24,7 @@ import Testing
     @Test func spotChecks() {
         let short = SSDAnchorOptions.faceShortRange.anchors()
         #expect(short[0] == SSDAnchor(xCenter: 0.03125, yCenter: 0.03125))
-        #expect(short[1] == SSDAnchor(xCenter: 0.03125, yCenter: 0.03125))   // 2 anchors per cell
+        #expect(short[1] == SSDAnchor(xCenter: 0.03125, yCenter: 0.03125))  // 2 anchors per cell
         #expect(short[2] == SSDAnchor(xCenter: 0.09375, yCenter: 0.03125))
         #expect(short[512] == SSDAnchor(xCenter: 0.0625, yCenter: 0.0625))
         #expect(short[895] == SSDAnchor(xCenter: 0.9375, yCenter: 0.9375))

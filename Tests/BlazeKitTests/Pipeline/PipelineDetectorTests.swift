@@ -11,9 +11,12 @@ import Testing
     static let tolerance: Float = 1e-5
 
     /// S2–S4: detections in normalized tensor coordinates.
-    static func detectInTensor(_ stem: String, model: BundledModel, anchors: SSDAnchorOptions,
-                               decoder: DetectionDecoderOptions) throws
-        -> (entry: PipelineFixtures.TensorEntry, detections: [Detection]) {
+    static func detectInTensor(
+        _ stem: String, model: BundledModel, anchors: SSDAnchorOptions,
+        decoder: DetectionDecoderOptions
+    ) throws
+        -> (entry: PipelineFixtures.TensorEntry, detections: [Detection])
+    {
         let (entry, npy) = try PipelineFixtures.tensor(stem, model: model.rawValue)
         let outputs = try runBundled(model, input: npy.values)
         let raw = try decodeDetections(boxes: outputs[0], scores: outputs[1], anchors: anchors.anchors(), options: decoder)
@@ -21,15 +24,20 @@ import Testing
     }
 
     /// S2–S5: detections in normalized image coordinates (matrix projection).
-    static func detect(_ stem: String, model: BundledModel, anchors: SSDAnchorOptions,
-                       decoder: DetectionDecoderOptions) throws
-        -> (entry: PipelineFixtures.TensorEntry, detections: [Detection]) {
+    static func detect(
+        _ stem: String, model: BundledModel, anchors: SSDAnchorOptions,
+        decoder: DetectionDecoderOptions
+    ) throws
+        -> (entry: PipelineFixtures.TensorEntry, detections: [Detection])
+    {
         let (entry, detections) = try detectInTensor(stem, model: model, anchors: anchors, decoder: decoder)
         return (entry, detections.map { $0.projected(by: entry.projection) })
     }
 
-    static func compare(_ stem: String, pipeline: String, model: BundledModel, anchors: SSDAnchorOptions,
-                        decoder: DetectionDecoderOptions) throws {
+    static func compare(
+        _ stem: String, pipeline: String, model: BundledModel, anchors: SSDAnchorOptions,
+        decoder: DetectionDecoderOptions
+    ) throws {
         let reference = try PipelineFixtures.reference(ReferenceDetections.self, "\(stem).\(pipeline)")
         let (entry, detections) = try detect(stem, model: model, anchors: anchors, decoder: decoder)
         #expect(entry.width == reference.width && entry.height == reference.height)
@@ -45,20 +53,23 @@ import Testing
 
     @Test(arguments: ["sergey_portrait", "three_people", "couple_with_dog"])
     func faceShortRange(stem: String) throws {
-        try Self.compare(stem, pipeline: "face_detection_short_range", model: .faceDetectionShortRange,
-                         anchors: .faceShortRange, decoder: .faceShortRange)
+        try Self.compare(
+            stem, pipeline: "face_detection_short_range", model: .faceDetectionShortRange,
+            anchors: .faceShortRange, decoder: .faceShortRange)
     }
 
     @Test(arguments: ["sergey_portrait", "three_people", "couple_with_dog"])
     func faceFullRange(stem: String) throws {
-        try Self.compare(stem, pipeline: "face_detection_full_range", model: .faceDetectionFullRangeSparse,
-                         anchors: .faceFullRange, decoder: .faceFullRange)
+        try Self.compare(
+            stem, pipeline: "face_detection_full_range", model: .faceDetectionFullRangeSparse,
+            anchors: .faceFullRange, decoder: .faceFullRange)
     }
 
     /// docs/pipelines.md §9 numbers for sergey (short range), spelled out.
     @Test func sergeyShortRangeSpec() throws {
-        let (_, d) = try Self.detect("sergey_portrait", model: .faceDetectionShortRange, anchors: .faceShortRange,
-                                     decoder: .faceShortRange)
+        let (_, d) = try Self.detect(
+            "sergey_portrait", model: .faceDetectionShortRange, anchors: .faceShortRange,
+            decoder: .faceShortRange)
         try #require(d.count == 1)
         let expected: [Float] = [0.928434, 0.210612, 0.291507, 0.565770, 0.565731, 0.377303, 0.440381, 0.625057, 0.444253]
         #expect(maxAbsDiff(Array(d[0].flattened.prefix(9)), expected) < 1e-5)
@@ -68,8 +79,9 @@ import Testing
     /// weighted average (box moves to (0.14467, 0.20957, 0.68337, 0.68339)), and
     /// couple_with_dog gains a 0.552 face the reference (threshold 0.6) lacks.
     @Test func fullRangeThresholdNote() throws {
-        let (_, at05) = try Self.detect("sergey_portrait", model: .faceDetectionFullRangeSparse, anchors: .faceFullRange,
-                                        decoder: DetectionDecoderOptions.faceFullRange.withMinScore(0.5))
+        let (_, at05) = try Self.detect(
+            "sergey_portrait", model: .faceDetectionFullRangeSparse, anchors: .faceFullRange,
+            decoder: DetectionDecoderOptions.faceFullRange.withMinScore(0.5))
         try #require(at05.count == 1)
         let box = at05[0].box
         let moved = maxAbsDiff([box.xmin, box.ymin, box.width, box.height], [0.14467, 0.20957, 0.68337, 0.68339])
@@ -77,10 +89,12 @@ import Testing
         #expect(moved < 1e-5 + 5e-6)
         #expect(abs(at05[0].score - 0.767155) < 1e-5)
 
-        let (_, dog05) = try Self.detect("couple_with_dog", model: .faceDetectionFullRangeSparse, anchors: .faceFullRange,
-                                         decoder: DetectionDecoderOptions.faceFullRange.withMinScore(0.5))
-        let (_, dog06) = try Self.detect("couple_with_dog", model: .faceDetectionFullRangeSparse, anchors: .faceFullRange,
-                                         decoder: .faceFullRange)
+        let (_, dog05) = try Self.detect(
+            "couple_with_dog", model: .faceDetectionFullRangeSparse, anchors: .faceFullRange,
+            decoder: DetectionDecoderOptions.faceFullRange.withMinScore(0.5))
+        let (_, dog06) = try Self.detect(
+            "couple_with_dog", model: .faceDetectionFullRangeSparse, anchors: .faceFullRange,
+            decoder: .faceFullRange)
         #expect(dog06.count == 1)
         #expect(dog05.count == 2)
         #expect(dog05.contains { abs($0.score - 0.552) < 0.001 })

@@ -9,8 +9,9 @@ import Testing
     @Test func tasksFaceLandmarksViaMatrixPath() throws {
         let (entry, npy) = try PipelineFixtures.tensor("sergey_portrait", model: "face_detection_short_range")
         let outputs = try runBundled(.faceDetectionShortRange, input: npy.values)
-        let raw = try decodeDetections(boxes: outputs[0], scores: outputs[1], anchors: SSDAnchorOptions.faceShortRange.anchors(),
-                                       options: .faceShortRange)
+        let raw = try decodeDetections(
+            boxes: outputs[0], scores: outputs[1], anchors: SSDAnchorOptions.faceShortRange.anchors(),
+            options: .faceShortRange)
         // Inside the Tasks FaceLandmarker the detector's NMS threshold is 0.5 (§3).
         let detection = try #require(nonMaxSuppression(raw, iouThreshold: 0.5).first).projected(by: entry.projection)
         let roi = faceMeshROI(fromDetection: detection, imageWidth: entry.width, imageHeight: entry.height, flavor: .tasks)

@@ -7,8 +7,9 @@ import Testing
 /// the Tasks FaceLandmarker's transformation matrices.
 @Suite struct PipelineFaceROITests {
     static func sergeyDetection() throws -> Detection {
-        let (_, d) = try PipelineDetectorTests.detect("sergey_portrait", model: .faceDetectionShortRange,
-                                                      anchors: .faceShortRange, decoder: .faceShortRange)
+        let (_, d) = try PipelineDetectorTests.detect(
+            "sergey_portrait", model: .faceDetectionShortRange,
+            anchors: .faceShortRange, decoder: .faceShortRange)
         return try #require(d.first)
     }
 
@@ -123,18 +124,22 @@ import Testing
     }
 
     @Test func procrustesRecoversASimilarity() throws {
-        let rot = Matrix3([0.36, 0.48, -0.8, -0.8, 0.6, 0, 0.48, 0.64, 0.6])   // a proper rotation
+        let rot = Matrix3([0.36, 0.48, -0.8, -0.8, 0.6, 0, 0.48, 0.64, 0.6])  // a proper rotation
         let scale = 1.7, t = SIMD3<Double>(3, -2, 40)
         let source = canonicalFaceLandmarks.map { SIMD3($0.x, $0.y, $0.z) }
         let target = source.map { rot.apply($0) * scale + t }
-        let solution = try #require(weightedOrthogonalProcrustes(source: source, target: target,
-                                                                 weights: canonicalFaceLandmarks.map(\.weight)))
+        let solution = try #require(
+            weightedOrthogonalProcrustes(
+                source: source, target: target,
+                weights: canonicalFaceLandmarks.map(\.weight)))
         for i in 0..<9 { #expect(abs(solution.rotationAndScale.m[i] - scale * rot.m[i]) < 1e-9) }
         #expect(abs(solution.translation.x - 3) < 1e-9 && abs(solution.translation.z - 40) < 1e-9)
         // A reflected target still yields a proper rotation.
         let mirrored = target.map { SIMD3(-$0.x, $0.y, $0.z) }
-        let proper = try #require(weightedOrthogonalProcrustes(source: source, target: mirrored,
-                                                               weights: canonicalFaceLandmarks.map(\.weight)))
+        let proper = try #require(
+            weightedOrthogonalProcrustes(
+                source: source, target: mirrored,
+                weights: canonicalFaceLandmarks.map(\.weight)))
         #expect(proper.rotationAndScale.determinant > 0)
     }
 }

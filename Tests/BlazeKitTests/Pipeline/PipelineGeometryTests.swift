@@ -23,8 +23,9 @@ import Testing
     @Test func faceRectRotation() {
         // Eyes 20 px apart on a 100×100 image, the left eye (image right) 2 px lower:
         // rotation = −atan2(−2, 20) > 0 (clockwise on screen).
-        let d = Detection(score: 1, box: .init(xmin: 0.2, ymin: 0.3, width: 0.4, height: 0.4),
-                          keypoints: [.init(x: 0.3, y: 0.4), .init(x: 0.5, y: 0.42)])
+        let d = Detection(
+            score: 1, box: .init(xmin: 0.2, ymin: 0.3, width: 0.4, height: 0.4),
+            keypoints: [.init(x: 0.3, y: 0.4), .init(x: 0.5, y: 0.42)])
         let rect = NormalizedRect(detection: d, imageWidth: 100, imageHeight: 100, rotation: .faceDetection)
         #expect(abs(rect.xCenter - 0.4) < 1e-7 && abs(rect.yCenter - 0.5) < 1e-7)
         #expect(rect.width == 0.4 && rect.height == 0.4)
@@ -34,8 +35,9 @@ import Testing
 
     @Test func palmRectRotation() {
         func palm(_ wrist: (Float, Float), _ middle: (Float, Float)) -> Detection {
-            Detection(score: 1, box: .init(xmin: 0, ymin: 0, width: 1, height: 1),
-                      keypoints: [.init(x: wrist.0, y: wrist.1), .init(x: 0, y: 0), .init(x: middle.0, y: middle.1)])
+            Detection(
+                score: 1, box: .init(xmin: 0, ymin: 0, width: 1, height: 1),
+                keypoints: [.init(x: wrist.0, y: wrist.1), .init(x: 0, y: 0), .init(x: middle.0, y: middle.1)])
         }
         let up = NormalizedRect(detection: palm((0.5, 0.8), (0.5, 0.4)), imageWidth: 200, imageHeight: 100, rotation: .palm)
         #expect(abs(up.rotation) < 1e-6)
@@ -53,31 +55,37 @@ import Testing
         #expect(abs(upright.yCenter - 0.3) < 1e-7 && upright.xCenter == 0.5)
         #expect(abs(upright.width - 0.52) < 1e-6 && abs(upright.height - 1.04) < 1e-6)
         // Rotated by π/2, shift_y −0.5 moves along the local up = image +x, by 0.5·h·H px.
-        let rotated = t.apply(to: NormalizedRect(xCenter: 0.5, yCenter: 0.5, width: 0.2, height: 0.4, rotation: Float.pi / 2),
-                              imageWidth: 100, imageHeight: 50)
+        let rotated = t.apply(
+            to: NormalizedRect(xCenter: 0.5, yCenter: 0.5, width: 0.2, height: 0.4, rotation: Float.pi / 2),
+            imageWidth: 100, imageHeight: 50)
         #expect(abs(rotated.xCenter - 0.6) < 1e-6 && abs(rotated.yCenter - 0.5) < 1e-6)
         #expect(rotated.rotation == Float.pi / 2)
         // square_long uses pixels: 0.2·100 = 20 px wide, 0.2·50 = 10 px high → 20 px square.
-        let square = RectTransformation(squareLong: true).apply(to: NormalizedRect(xCenter: 0.5, yCenter: 0.5, width: 0.2, height: 0.2),
-                                                                imageWidth: 100, imageHeight: 50)
+        let square = RectTransformation(squareLong: true).apply(
+            to: NormalizedRect(xCenter: 0.5, yCenter: 0.5, width: 0.2, height: 0.2),
+            imageWidth: 100, imageHeight: 50)
         #expect(square.width == 0.2 && square.height == 0.4)
         #expect(RectTransformation.expandedFace.apply(to: .allZero, imageWidth: 10, imageHeight: 10) == .allZero)
     }
 
     @Test func detectionProjectionAndLetterbox() {
         // Whole 100×100 image rotated by π/2: project(x, y) = (1 − y, x).
-        let m = projectionMatrix(for: NormalizedRect(xCenter: 0.5, yCenter: 0.5, width: 1, height: 1, rotation: Float.pi / 2),
-                                 imageWidth: 100, imageHeight: 100)
-        let d = Detection(score: 0.7, box: .init(xmin: 0.25, ymin: 0.25, width: 0.5, height: 0.25),
-                          keypoints: [.init(x: 0.3, y: 0.4)])
+        let m = projectionMatrix(
+            for: NormalizedRect(xCenter: 0.5, yCenter: 0.5, width: 1, height: 1, rotation: Float.pi / 2),
+            imageWidth: 100, imageHeight: 100)
+        let d = Detection(
+            score: 0.7, box: .init(xmin: 0.25, ymin: 0.25, width: 0.5, height: 0.25),
+            keypoints: [.init(x: 0.3, y: 0.4)])
         let p = d.projected(by: m)
         #expect(maxAbsDiff([p.box.xmin, p.box.ymin, p.box.width, p.box.height], [0.5, 0.25, 0.25, 0.5]) < 1e-6)
         #expect(maxAbsDiff([p.keypoints[0].x, p.keypoints[0].y], [0.6, 0.3]) < 1e-6)
         #expect(p.score == 0.7)
         // Letterbox removal: padding 0.125 top and bottom.
         let l = d.removingLetterbox(left: 0, top: 0.125, right: 0, bottom: 0.125)
-        #expect(maxAbsDiff([l.box.xmin, l.box.ymin, l.box.width, l.box.height, l.keypoints[0].y],
-                           [0.25, 0.125 / 0.75, 0.5, 0.25 / 0.75, 0.275 / 0.75]) < 1e-6)
+        #expect(
+            maxAbsDiff(
+                [l.box.xmin, l.box.ymin, l.box.width, l.box.height, l.keypoints[0].y],
+                [0.25, 0.125 / 0.75, 0.5, 0.25 / 0.75, 0.275 / 0.75]) < 1e-6)
         // The unrotated letterboxed whole image: matrix and letterbox removal agree.
         let letterboxMatrix: [Float] = [1, 0, 0, 0, 0, 4.0 / 3.0, 0, -1.0 / 6.0, 0, 0, 1, 0, 0, 0, 0, 1]
         let viaMatrix = d.projected(by: letterboxMatrix)
@@ -131,7 +139,7 @@ import Testing
     }
 
     @Test func classification() {
-        #expect(handedness(probability: 0.5).index == 0)                   // a tie keeps index 0
+        #expect(handedness(probability: 0.5).index == 0)  // a tie keeps index 0
         let right = handedness(probability: 0.99, convention: .tasks)
         #expect(right.categoryName == "Right" && right.index == 0 && right.score == 0.99)
         let left = handedness(probability: 0.25, convention: .tasks)

@@ -40,14 +40,18 @@ import Testing
             let p = entry.padding
             let hand = try decodeHandLandmarks(outputs: outputs, roi: roi, padding: (p[0], p[1], p[2], p[3]), convention: .legacy)
             #expect(passesPresenceThreshold(hand.presence, threshold: 0.5))
-            let ref = try #require(reference.hands.min { a, b in
-                abs(a.landmarks[0].x - hand.landmarks[0].x) + abs(a.landmarks[0].y - hand.landmarks[0].y)
-                    < abs(b.landmarks[0].x - hand.landmarks[0].x) + abs(b.landmarks[0].y - hand.landmarks[0].y)
-            })
+            let ref = try #require(
+                reference.hands.min { a, b in
+                    abs(a.landmarks[0].x - hand.landmarks[0].x) + abs(a.landmarks[0].y - hand.landmarks[0].y)
+                        < abs(b.landmarks[0].x - hand.landmarks[0].x) + abs(b.landmarks[0].y - hand.landmarks[0].y)
+                })
             worstXY = max(worstXY, maxAbsDiff(hand.landmarks.flatMap { [$0.x, $0.y] }, ref.landmarks.flatMap { [$0.x, $0.y] }))
             worstZ = max(worstZ, maxAbsDiff(hand.landmarks.map(\.z), ref.landmarks.map(\.z)))
-            worstWorld = max(worstWorld, maxAbsDiff(hand.worldLandmarks.flatMap { [$0.x, $0.y, $0.z] },
-                                                    ref.world_landmarks_m.flatMap { [$0.x, $0.y, $0.z] }))
+            worstWorld = max(
+                worstWorld,
+                maxAbsDiff(
+                    hand.worldLandmarks.flatMap { [$0.x, $0.y, $0.z] },
+                    ref.world_landmarks_m.flatMap { [$0.x, $0.y, $0.z] }))
             worstHandedness = max(worstHandedness, abs(hand.handedness.score - ref.handedness.score))
             #expect(hand.handedness.categoryName == ref.handedness.label)
             #expect(hand.handedness.index == ref.handedness.index)

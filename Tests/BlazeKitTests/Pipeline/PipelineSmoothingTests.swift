@@ -35,7 +35,7 @@ import Testing
         let first = f.apply(10, valueScale: 1, timestampNanoseconds: Self.second)
         #expect(abs(first - 10 * OneEuroFilter.alpha(cutoff: 1, frequency: 30)) < 1e-5)
         #expect(f.frequency == 30)
-        #expect(f.apply(3, valueScale: 1, timestampNanoseconds: Self.second) == 3)   // equal timestamp: raw
+        #expect(f.apply(3, valueScale: 1, timestampNanoseconds: Self.second) == 3)  // equal timestamp: raw
         #expect(f.apply(3, valueScale: 1, timestampNanoseconds: Self.second / 2) == 3)  // going back: raw
         // The next valid sample blends with `first`, the last *filtered* value.
         let y = f.apply(10, valueScale: 1, timestampNanoseconds: 2 * Self.second)
@@ -66,13 +66,13 @@ import Testing
     @Test func smootherMatchesHandComputation() {
         var s = LandmarkSmoother()
         let w = 100, h = 100
-        let f0 = [NormalizedLandmark(x: 0.2, y: 0.2), NormalizedLandmark(x: 0.6, y: 0.4)]   // object scale (40 + 20)/2 = 30 px
-        let f1 = [NormalizedLandmark(x: 0.3, y: 0.2), NormalizedLandmark(x: 0.6, y: 0.4)]   // object scale (30 + 20)/2 = 25 px
+        let f0 = [NormalizedLandmark(x: 0.2, y: 0.2), NormalizedLandmark(x: 0.6, y: 0.4)]  // object scale (40 + 20)/2 = 30 px
+        let f1 = [NormalizedLandmark(x: 0.3, y: 0.2), NormalizedLandmark(x: 0.6, y: 0.4)]  // object scale (30 + 20)/2 = 25 px
         _ = s.smooth(f0, imageWidth: w, imageHeight: h, timestampMicroseconds: 1_000_000)
         let out = s.smooth(f1, imageWidth: w, imageHeight: h, timestampMicroseconds: 1_100_000)
         func alpha(_ cutoff: Double) -> Double { 1 / (1 + (1 / (2 * Double.pi * cutoff)) / 0.1) }
         let options = LandmarkSmoother.Options.faceLandmarker
-        let dx = (30.0 - 20.0) * (1.0 / 25.0) * 10         // pixels · value_scale · Hz
+        let dx = (30.0 - 20.0) * (1.0 / 25.0) * 10  // pixels · value_scale · Hz
         let edx = alpha(Double(options.derivateCutoff)) * dx
         let cutoff = Double(options.minCutoff) + Double(options.beta) * edx
         let a = alpha(cutoff)

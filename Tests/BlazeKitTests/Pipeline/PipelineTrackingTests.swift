@@ -12,7 +12,7 @@ import Testing
         // Unrotated boxes: [0.4, 0.6] vs [0.45, 0.65] → inter 0.15·0.2, union 2·0.04 − 0.03.
         #expect(abs(a.intersectionOverUnion(with: b) - 0.03 / 0.05) < 1e-6)
         #expect(a.intersectionOverUnion(with: .allZero) == 0)
-        #expect(Self.rect(0.5, 0.5, 0.25).intersectionOverUnion(with: Self.rect(0.75, 0.5, 0.25)) == 0)   // touching
+        #expect(Self.rect(0.5, 0.5, 0.25).intersectionOverUnion(with: Self.rect(0.75, 0.5, 0.25)) == 0)  // touching
     }
 
     @Test func normRectAssociationLaterListsWin() {
@@ -60,13 +60,16 @@ import Testing
         var ids = TrackingIDAllocator(firstID: 10)
         let tracked = [TrackedRect(rect: Self.rect(0.3, 0.3), trackingID: 4)]
         // Legacy: [detected, tracked]; the tracked rect removes the overlapping detection, keeps 4.
-        let legacy = ids.associateFaces(tracked: tracked, detected: [Self.rect(0.31, 0.3), Self.rect(0.8, 0.8)],
-                                        threshold: 0.5, detectorPriority: false)
+        let legacy = ids.associateFaces(
+            tracked: tracked, detected: [Self.rect(0.31, 0.3), Self.rect(0.8, 0.8)],
+            threshold: 0.5, detectorPriority: false)
         #expect(legacy.map(\.trackingID) == [10, 4])
         #expect(legacy[1].rect == Self.rect(0.3, 0.3))
         // A rect replacing two tracked rects inherits the ID of the last one removed.
-        let two = [TrackedRect(rect: Self.rect(0.3, 0.3, 0.2, 0.2), trackingID: 1),
-                   TrackedRect(rect: Self.rect(0.32, 0.3, 0.2, 0.2), trackingID: 2)]
+        let two = [
+            TrackedRect(rect: Self.rect(0.3, 0.3, 0.2, 0.2), trackingID: 1),
+            TrackedRect(rect: Self.rect(0.32, 0.3, 0.2, 0.2), trackingID: 2)
+        ]
         let merged = associateRects([two, [TrackedRect(rect: Self.rect(0.31, 0.3, 0.2, 0.2))]], threshold: 0.5)
         #expect(merged.map(\.trackingID) == [2])
     }
@@ -82,11 +85,11 @@ import Testing
     /// A plausible upright hand on a 100×100 image, shifted by (dx, dy).
     static func hand(dx: Float = 0, dy: Float = 0, scale: Float = 1) -> [NormalizedLandmark] {
         let base: [(Float, Float)] = [
-            (0.50, 0.80), (0.42, 0.75), (0.37, 0.68), (0.34, 0.62), (0.32, 0.56),   // wrist, thumb
-            (0.44, 0.60), (0.43, 0.50), (0.43, 0.44), (0.43, 0.39),                 // index
-            (0.50, 0.59), (0.50, 0.48), (0.50, 0.41), (0.50, 0.36),                 // middle
-            (0.56, 0.60), (0.57, 0.50), (0.57, 0.44), (0.57, 0.40),                 // ring
-            (0.61, 0.63), (0.63, 0.55), (0.64, 0.50), (0.65, 0.46),                 // pinky
+            (0.50, 0.80), (0.42, 0.75), (0.37, 0.68), (0.34, 0.62), (0.32, 0.56),  // wrist, thumb
+            (0.44, 0.60), (0.43, 0.50), (0.43, 0.44), (0.43, 0.39),  // index
+            (0.50, 0.59), (0.50, 0.48), (0.50, 0.41), (0.50, 0.36),  // middle
+            (0.56, 0.60), (0.57, 0.50), (0.57, 0.44), (0.57, 0.40),  // ring
+            (0.61, 0.63), (0.63, 0.55), (0.64, 0.50), (0.65, 0.46)  // pinky
         ]
         return base.map { NormalizedLandmark(x: 0.5 + ($0.0 - 0.5) * scale + dx, y: 0.6 + ($0.1 - 0.6) * scale + dy) }
     }

@@ -16,7 +16,7 @@ import Testing
         // 200 frames there to check memory safety and races; the 1,000-frame soak is the normal run's.
         let sanitized = ProcessInfo.processInfo.environment["BLAZE_SANITIZER"] != nil
         let frames = sanitized ? 200 : 1000
-        let counted = frames - min(frames / 2, max(50, frames / 10))   // after bench's warm-up
+        let counted = frames - min(frames / 2, max(50, frames / 10))  // after bench's warm-up
         let run = try ProcessRunner.run(bench, ["--soak", "--frames", String(frames), "--threads", "1", "--json"])
         #expect(!run.crashed)
         #expect(run.status == 0, "\(run.stderr)")

@@ -51,8 +51,9 @@ struct TasksFaceDetectorTests {
             for (ours, theirs) in zip(result.detections, ref.detections) {
                 #expect(abs(ours.categories[0].score - theirs.score) <= 3e-3, "\(photo)")
                 let box = ours.boundingBox
-                let boxError = max(abs(box.x - theirs.box[0]), abs(box.y - theirs.box[1]), abs(box.width - theirs.box[2]),
-                                   abs(box.height - theirs.box[3]))
+                let boxError = max(
+                    abs(box.x - theirs.box[0]), abs(box.y - theirs.box[1]), abs(box.width - theirs.box[2]),
+                    abs(box.height - theirs.box[3]))
                 #expect(boxError <= 1, "\(name) \(photo): box \(box) vs \(theirs.box)")
                 #expect(ours.keypoints.count == 6 && theirs.keypoints.count == 6)
                 for (k, r) in zip(ours.keypoints, theirs.keypoints) {

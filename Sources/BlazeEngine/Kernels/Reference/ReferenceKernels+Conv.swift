@@ -4,8 +4,10 @@
 
 extension ReferenceKernels {
     /// CONV_2D. Input `[N,H,W,C]`, filter OHWI `[O,KH,KW,C]`, optional bias `[O]`, output `[N,OH,OW,O]`.
-    public static func conv2D(_ p: Conv2DParams, input: TensorView, filter: TensorView, bias: TensorView?,
-                              output: MutableTensorView) {
+    public static func conv2D(
+        _ p: Conv2DParams, input: TensorView, filter: TensorView, bias: TensorView?,
+        output: MutableTensorView
+    ) {
         let g = planned(try p.geometry(input: input.shape, filter: filter.shape))
         precondition(output.count == elementCount(g.outputShape), "CONV_2D output view does not match geometry")
         precondition(bias == nil || bias!.count == g.outC, "CONV_2D bias count")
@@ -44,8 +46,10 @@ extension ReferenceKernels {
     }
 
     /// DEPTHWISE_CONV_2D. Filter `[1,KH,KW,C·M]`; output channel `c·M+m` reads input channel `c`.
-    public static func depthwiseConv2D(_ p: DepthwiseConv2DParams, input: TensorView, filter: TensorView, bias: TensorView?,
-                                       output: MutableTensorView) {
+    public static func depthwiseConv2D(
+        _ p: DepthwiseConv2DParams, input: TensorView, filter: TensorView, bias: TensorView?,
+        output: MutableTensorView
+    ) {
         let g = planned(try p.geometry(input: input.shape, filter: filter.shape))
         precondition(output.count == elementCount(g.outputShape), "DEPTHWISE_CONV_2D output view does not match geometry")
         precondition(bias == nil || bias!.count == g.outC, "DEPTHWISE_CONV_2D bias count")
@@ -84,8 +88,10 @@ extension ReferenceKernels {
 
     /// FULLY_CONNECTED. Weights `[O,I]`; the input is read as `[count/I, I]` rows, the output as
     /// `[count/I, O]` (its shape is `[rows,O]` or, with keepNumDims, the input's leading dims + `[O]`).
-    public static func fullyConnected(_ p: FullyConnectedParams, input: TensorView, weights: TensorView, bias: TensorView?,
-                                      output: MutableTensorView) {
+    public static func fullyConnected(
+        _ p: FullyConnectedParams, input: TensorView, weights: TensorView, bias: TensorView?,
+        output: MutableTensorView
+    ) {
         let outShape = planned(try p.outputShape(input: input.shape, weights: weights.shape))
         precondition(output.count == elementCount(outShape), "FULLY_CONNECTED output view does not match")
         let O = weights.shape[0], I = weights.shape[1]
@@ -111,8 +117,10 @@ extension ReferenceKernels {
     /// the output starts as the bias, then every input pixel (row, column, channel order) adds
     /// `x · filter[o, ky, kx, c]` at output `(iy·strideH − padTop + ky, ix·strideW − padLeft + kx)`;
     /// taps that land outside the output are dropped.
-    public static func transposeConv2D(_ p: TransposeConv2DParams, input: TensorView, filter: TensorView, bias: TensorView?,
-                                       output: MutableTensorView) {
+    public static func transposeConv2D(
+        _ p: TransposeConv2DParams, input: TensorView, filter: TensorView, bias: TensorView?,
+        output: MutableTensorView
+    ) {
         let g = planned(try p.geometry(input: input.shape, filter: filter.shape))
         precondition(output.count == elementCount(g.outputShape), "TRANSPOSE_CONV_BIAS output view does not match geometry")
         precondition(bias == nil || bias!.count == g.outC, "TRANSPOSE_CONV_BIAS bias count")

@@ -14,7 +14,10 @@ extension ReferenceKernels {
         case .sub: broadcast(a, b, outShape, output) { act.apply($0 - $1) }
         case .mul: broadcast(a, b, outShape, output) { act.apply($0 * $1) }
         case .div: broadcast(a, b, outShape, output) { act.apply($0 / $1) }
-        case .squaredDifference: broadcast(a, b, outShape, output) { let d = $0 - $1; return act.apply(d * d) }
+        case .squaredDifference:
+            broadcast(a, b, outShape, output) {
+                let d = $0 - $1; return act.apply(d * d)
+            }
         case .maximum: broadcast(a, b, outShape, output) { act.apply($0 < $1 ? $1 : $0) }
         case .minimum: broadcast(a, b, outShape, output) { act.apply($1 < $0 ? $1 : $0) }
         }
@@ -42,19 +45,23 @@ extension ReferenceKernels {
     /// PRELU: `x < 0 ? alpha·x : x`, alpha broadcast against x (the output has x's shape).
     public static func prelu(input: TensorView, alpha: TensorView, output: MutableTensorView) {
         precondition(output.count == input.count, "PRELU output view does not match input")
-        precondition(ShapeMath.broadcast(input.shape, alpha.shape).map { elementCount($0) == input.count } ?? false,
-                     "PRELU alpha does not broadcast to the input")
+        precondition(
+            ShapeMath.broadcast(input.shape, alpha.shape).map { elementCount($0) == input.count } ?? false,
+            "PRELU alpha does not broadcast to the input")
         broadcast(input, alpha, input.shape, output) { x, a in x < 0 ? a * x : x }
     }
 
     /// `output[i] = f(a[ia], b[ib])` over the broadcast index space `outShape`.
     @inline(__always)
-    static func broadcast(_ a: TensorView, _ b: TensorView, _ outShape: [Int], _ output: MutableTensorView,
-                          _ f: (Float, Float) -> Float) {
-        let loop = StridedLoop(counts: outShape,
-                               ShapeMath.broadcastStrides(a.shape, to: outShape),
-                               ShapeMath.broadcastStrides(b.shape, to: outShape),
-                               ShapeMath.strides(outShape))
+    static func broadcast(
+        _ a: TensorView, _ b: TensorView, _ outShape: [Int], _ output: MutableTensorView,
+        _ f: (Float, Float) -> Float
+    ) {
+        let loop = StridedLoop(
+            counts: outShape,
+            ShapeMath.broadcastStrides(a.shape, to: outShape),
+            ShapeMath.broadcastStrides(b.shape, to: outShape),
+            ShapeMath.strides(outShape))
         let n = loop.innerCount, sa = loop.inner0, sb = loop.inner1, so = loop.inner2
         let pa = a.data, pb = b.data, po = output.data
         loop.forEachRow { oa, ob, oo in

@@ -7,8 +7,10 @@ import Foundation
 
 extension ReferenceKernels {
     /// LANDMARKS_TO_TRANSFORM_MATRIX: `[1, N, 3]` landmarks → `[1, 4, 4]` row-major matrix.
-    public static func landmarksToTransformMatrix(_ p: LandmarksToTransformMatrixParams, input: TensorView,
-                                                  output: MutableTensorView) {
+    public static func landmarksToTransformMatrix(
+        _ p: LandmarksToTransformMatrixParams, input: TensorView,
+        output: MutableTensorView
+    ) {
         _ = planned(try p.outputShape(input.shape))
         let x = input.data
         func point(_ i: Int) -> (Float, Float) { (x[3 &* i], x[3 &* i &+ 1]) }
@@ -44,8 +46,10 @@ extension ReferenceKernels {
     /// TRANSFORM_TENSOR_BILINEAR: output pixel (ox, oy) reads the input at the first two rows of
     /// the matrix applied to (ox, oy, 0, 1), shifted to pixel centres; bilinear between the four
     /// neighbours (missing ones read 0); a point outside `[0, W−1] × [0, H−1]` gives 0.
-    public static func transformTensorBilinear(_ p: TransformTensorBilinearParams, input: TensorView, matrix: TensorView,
-                                               output: MutableTensorView) {
+    public static func transformTensorBilinear(
+        _ p: TransformTensorBilinearParams, input: TensorView, matrix: TensorView,
+        output: MutableTensorView
+    ) {
         _ = planned(try p.outputShape(input.shape, matrix: matrix.shape))
         let H = input.shape[1], W = input.shape[2], C = input.shape[3]
         let m = matrix.data, x = input.data, y = output.data

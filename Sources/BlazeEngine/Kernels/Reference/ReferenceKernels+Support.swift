@@ -47,7 +47,8 @@ extension ReferenceKernels {
             for d in 0..<rank where counts[d] != 1 {
                 let k = counts[d]
                 if let last = n.indices.last,
-                   x[last] == a[d] &* k, y[last] == b[d] &* k, z[last] == c[d] &* k {
+                    x[last] == a[d] &* k, y[last] == b[d] &* k, z[last] == c[d] &* k
+                {
                     n[last] &*= k
                     x[last] = a[d]; y[last] = b[d]; z[last] = c[d]
                 } else {

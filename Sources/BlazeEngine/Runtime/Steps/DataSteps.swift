@@ -172,9 +172,10 @@ final class StridedCopyStep: ParallelJob {
 
     convenience init(transpose p: TransposeParams, input: TensorView, output: MutableTensorView, threads: Int) {
         let inStrides = ShapeMath.strides(input.shape)
-        self.init(x: input.data, y: output.data,
-                  space: IndexSpace(counts: output.shape, p.perm.map { inStrides[$0] }, ShapeMath.strides(output.shape)),
-                  base: 0, threads: threads)
+        self.init(
+            x: input.data, y: output.data,
+            space: IndexSpace(counts: output.shape, p.perm.map { inStrides[$0] }, ShapeMath.strides(output.shape)),
+            base: 0, threads: threads)
     }
 
     convenience init(slice p: StridedSliceParams, input: TensorView, output: MutableTensorView, threads: Int) throws {
@@ -186,8 +187,9 @@ final class StridedCopyStep: ParallelJob {
             base += r.start[d] * inStrides[d]
             step[d] = r.stride[d] * inStrides[d]
         }
-        self.init(x: input.data, y: output.data, space: IndexSpace(counts: r.count, step, ShapeMath.strides(r.count)),
-                  base: base, threads: threads)
+        self.init(
+            x: input.data, y: output.data, space: IndexSpace(counts: r.count, step, ShapeMath.strides(r.count)),
+            base: base, threads: threads)
     }
 
     private init(x: UnsafePointer<Float>, y: UnsafeMutablePointer<Float>, space: IndexSpace, base: Int, threads: Int) {

@@ -19,8 +19,9 @@ final class BinaryStep: ParallelJob {
         self.activation = activation
         self.a = a.data; self.b = b.data; y = output.data
         let out = output.shape
-        space = IndexSpace(counts: out, ShapeMath.broadcastStrides(a.shape, to: out),
-                           ShapeMath.broadcastStrides(b.shape, to: out), ShapeMath.strides(out))
+        space = IndexSpace(
+            counts: out, ShapeMath.broadcastStrides(a.shape, to: out),
+            ShapeMath.broadcastStrides(b.shape, to: out), ShapeMath.strides(out))
         parts = Parallelism.tasks(units: space.count / 16, work: space.count, minWork: Parallelism.minElementwiseWork, threads: threads)
     }
 
@@ -37,7 +38,10 @@ final class BinaryStep: ParallelJob {
             case .sub: segments(elements) { $0 - $1 }
             case .mul: segments(elements) { $0 * $1 }
             case .div: segments(elements) { $0 / $1 }
-            case .squaredDifference: segments(elements) { let d = $0 - $1; return d * d }
+            case .squaredDifference:
+                segments(elements) {
+                    let d = $0 - $1; return d * d
+                }
             case .maximum: segments(elements) { $0 < $1 ? $1 : $0 }
             case .minimum: segments(elements) { $1 < $0 ? $1 : $0 }
             }
@@ -121,13 +125,13 @@ enum Elementwise {
 
     /// `y[i] = f(a[i·sa], b[i·sb])` for `i < n`.
     @inline(__always)
-    static func loop(_ a: UnsafePointer<Float>, _ sa: Int, _ b: UnsafePointer<Float>, _ sb: Int,
-                     _ y: UnsafeMutablePointer<Float>, _ n: Int, _ f: (Float, Float) -> Float) {
+    static func loop(
+        _ a: UnsafePointer<Float>, _ sa: Int, _ b: UnsafePointer<Float>, _ sb: Int,
+        _ y: UnsafeMutablePointer<Float>, _ n: Int, _ f: (Float, Float) -> Float
+    ) {
         let inPlaceA = UnsafePointer(y) == a, inPlaceB = UnsafePointer(y) == b
         if sa == 1 && sb == 1 {
-            if inPlaceA { for i in 0..<n { y[i] = f(y[i], b[i]) } }
-            else if inPlaceB { for i in 0..<n { y[i] = f(a[i], y[i]) } }
-            else { for i in 0..<n { y[i] = f(a[i], b[i]) } }
+            if inPlaceA { for i in 0..<n { y[i] = f(y[i], b[i]) } } else if inPlaceB { for i in 0..<n { y[i] = f(a[i], y[i]) } } else { for i in 0..<n { y[i] = f(a[i], b[i]) } }
         } else if sa == 1 && sb == 0 {
             let v = b[0]
             if inPlaceA { for i in 0..<n { y[i] = f(y[i], v) } } else { for i in 0..<n { y[i] = f(a[i], v) } }

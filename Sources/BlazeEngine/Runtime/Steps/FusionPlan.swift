@@ -57,12 +57,14 @@ struct FusionPlan {
         /// The ADD at `k` (or at `k + 1` after a channel PAD at `k`) of conv `c`'s output and a residual
         /// of the same shape, or of a tensor zero-padded at the end of its channels only.
         func residualAdd(at k: Int, conv c: Int, isDepthwise: Bool)
-            -> (node: Int, residual: Int, channels: Int?, activation: Activation)? {
+            -> (node: Int, residual: Int, channels: Int?, activation: Activation)?
+        {
             let t = nodes[c].outputs[0]
             let shape = graph.tensors[t].shape
             func add(_ node: Node) -> (other: Int, activation: Activation)? {
                 guard case .binary(let bp) = node.op, bp.kind == .add, node.inputs.count == 2, node.inputs.contains(t),
-                      node.inputs[0] != node.inputs[1], graph.tensors[node.outputs[0]].shape == shape else { return nil }
+                    node.inputs[0] != node.inputs[1], graph.tensors[node.outputs[0]].shape == shape
+                else { return nil }
                 return (node.inputs[0] == t ? node.inputs[1] : node.inputs[0], bp.activation)
             }
             if let a = add(nodes[k]) {
@@ -71,11 +73,13 @@ struct FusionPlan {
             }
             // conv → PAD(x, channels only) → ADD(conv, padded x)
             guard !isDepthwise, k + 1 < nodes.count, case .pad(let p) = nodes[k].op, p.value == 0,
-                  p.paddings.count == shape.count, p.paddings.dropLast().allSatisfy({ $0 == [0, 0] }),
-                  p.paddings.last?[0] == 0 else { return nil }
+                p.paddings.count == shape.count, p.paddings.dropLast().allSatisfy({ $0 == [0, 0] }),
+                p.paddings.last?[0] == 0
+            else { return nil }
             let padded = nodes[k].outputs[0], source = nodes[k].inputs[0]
             guard intermediate(padded), graph.tensors[source].constant == nil, let a = add(nodes[k + 1]), a.other == padded,
-                  let rc = graph.tensors[source].shape.last else { return nil }
+                let rc = graph.tensors[source].shape.last
+            else { return nil }
             return (k + 1, source, rc, a.activation)
         }
 
@@ -91,8 +95,11 @@ struct FusionPlan {
             switch conv.op {
             case .conv2D(let p):
                 activation = p.activation
-                guard let g = try? p.geometry(input: graph.tensors[conv.inputs[0]].shape,
-                                              filter: graph.tensors[conv.inputs[1]].shape) else { continue }
+                guard
+                    let g = try? p.geometry(
+                        input: graph.tensors[conv.inputs[0]].shape,
+                        filter: graph.tensors[conv.inputs[1]].shape)
+                else { continue }
                 // Levels that leave non-pointwise convs to im2col + OpenBLAS fuse only pointwise ones
                 // (OpenBLAS inside the packed kernel).
                 if !kernels.prefersPackedConv(g) && !GemmStep.isPointwise(g) { continue }
@@ -100,8 +107,11 @@ struct FusionPlan {
                 isDepthwise = false
             case .depthwiseConv2D(let p):
                 activation = p.activation
-                guard let g = try? p.geometry(input: graph.tensors[conv.inputs[0]].shape,
-                                              filter: graph.tensors[conv.inputs[1]].shape) else { continue }
+                guard
+                    let g = try? p.geometry(
+                        input: graph.tensors[conv.inputs[0]].shape,
+                        filter: graph.tensors[conv.inputs[1]].shape)
+                else { continue }
                 channels = g.outC
                 isDepthwise = true
             default: continue
@@ -125,7 +135,8 @@ struct FusionPlan {
                     if let a = preluAlpha(after, input: u, channels: channels) {
                         fusion.prelu = UnsafePointer(pointer(a)); last = add.node + 1
                     } else if case .unary(let kind) = after.op, add.activation == .none, after.inputs == [u],
-                              let a = kind.clampActivation {
+                        let a = kind.clampActivation
+                    {
                         fusion.residualActivation = a; last = add.node + 1
                     }
                 }

@@ -41,8 +41,10 @@ final class GemmStep: ParallelJob {
             && g.outH == g.inH && g.outW == g.inW
     }
 
-    init(conv g: ConvGeometry, activation: Activation, input: UnsafePointer<Float>, filter: UnsafePointer<Float>,
-         bias: UnsafePointer<Float>?, output: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>?, threads: Int) {
+    init(
+        conv g: ConvGeometry, activation: Activation, input: UnsafePointer<Float>, filter: UnsafePointer<Float>,
+        bias: UnsafePointer<Float>?, output: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>?, threads: Int
+    ) {
         OpenBLAS.ensureConfigured()  // single-threaded OpenBLAS before any call from our threads
         let pointwise = Self.isPointwise(g)
         shape = pointwise ? .pointwise : .im2col(g)
@@ -58,15 +60,18 @@ final class GemmStep: ParallelJob {
         self.scratch = pointwise ? nil : scratch
         split = GemmSplit(m: m, n: n, k: k)
         if !pointwise && split.alongColumns {
-            im2colPass = Im2colPass(g, input: input, columns: scratch!,
-                                    parts: Parallelism.tasks(units: m, work: m * k, minWork: Parallelism.minElementwiseWork, threads: threads))
+            im2colPass = Im2colPass(
+                g, input: input, columns: scratch!,
+                parts: Parallelism.tasks(units: m, work: m * k, minWork: Parallelism.minElementwiseWork, threads: threads))
         } else {
             im2colPass = nil
         }
     }
 
-    init(fullyConnected activation: Activation, input: UnsafePointer<Float>, inputCount: Int, weights: UnsafePointer<Float>,
-         weightsShape: [Int], bias: UnsafePointer<Float>?, output: UnsafeMutablePointer<Float>) {
+    init(
+        fullyConnected activation: Activation, input: UnsafePointer<Float>, inputCount: Int, weights: UnsafePointer<Float>,
+        weightsShape: [Int], bias: UnsafePointer<Float>?, output: UnsafeMutablePointer<Float>
+    ) {
         OpenBLAS.ensureConfigured()
         n = weightsShape[0]
         k = weightsShape[1]
@@ -112,8 +117,9 @@ final class GemmStep: ParallelJob {
             if case .vector = shape {
                 cblas_sgemv(CblasRowMajor, CblasNoTrans, blasInt(cols), blasInt(k), 1, bp, blasInt(k), a, 1, 0, yp, 1)
             } else {
-                cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, blasInt(m), blasInt(cols), blasInt(k),
-                            1, a, blasInt(k), bp, blasInt(k), 0, yp, blasInt(n))
+                cblas_sgemm(
+                    CblasRowMajor, CblasNoTrans, CblasTrans, blasInt(m), blasInt(cols), blasInt(k),
+                    1, a, blasInt(k), bp, blasInt(k), 0, yp, blasInt(n))
             }
             Self.epilogue(yp, rows: m, columns: cols, rowStride: n, bias: bias.map { $0 + r.lowerBound }, activation: activation)
         } else {
@@ -124,8 +130,9 @@ final class GemmStep: ParallelJob {
             if case .vector = shape {
                 cblas_sgemv(CblasRowMajor, CblasNoTrans, blasInt(n), blasInt(k), 1, b, blasInt(k), ap, 1, 0, yp, 1)
             } else {
-                cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, blasInt(rows), blasInt(n), blasInt(k),
-                            1, ap, blasInt(k), b, blasInt(k), 0, yp, blasInt(n))
+                cblas_sgemm(
+                    CblasRowMajor, CblasNoTrans, CblasTrans, blasInt(rows), blasInt(n), blasInt(k),
+                    1, ap, blasInt(k), b, blasInt(k), 0, yp, blasInt(n))
             }
             Self.epilogue(yp, rows: rows, columns: n, rowStride: n, bias: bias, activation: activation)
         }
@@ -191,8 +198,10 @@ final class GemmStep: ParallelJob {
 
     /// `y[r, o] = activation(y[r, o] + bias[o])` over a `rows × columns` block with row stride
     /// `rowStride` (same arithmetic as `GemmKernels.epilogue`).
-    static func epilogue(_ y: UnsafeMutablePointer<Float>, rows: Int, columns: Int, rowStride: Int,
-                         bias: UnsafePointer<Float>?, activation: Activation) {
+    static func epilogue(
+        _ y: UnsafeMutablePointer<Float>, rows: Int, columns: Int, rowStride: Int,
+        bias: UnsafePointer<Float>?, activation: Activation
+    ) {
         if activation == .none {
             apply(y, rows, columns, rowStride, bias) { $0 }
         } else {
@@ -202,8 +211,10 @@ final class GemmStep: ParallelJob {
     }
 
     @inline(__always)
-    private static func apply(_ y: UnsafeMutablePointer<Float>, _ rows: Int, _ columns: Int, _ rowStride: Int,
-                              _ bias: UnsafePointer<Float>?, _ f: (Float) -> Float) {
+    private static func apply(
+        _ y: UnsafeMutablePointer<Float>, _ rows: Int, _ columns: Int, _ rowStride: Int,
+        _ bias: UnsafePointer<Float>?, _ f: (Float) -> Float
+    ) {
         if let b = bias {
             for r in 0..<rows {
                 let row = y + r &* rowStride

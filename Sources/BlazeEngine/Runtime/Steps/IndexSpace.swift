@@ -41,8 +41,10 @@ struct IndexSpace {
     /// Calls `body(o0, o1, o2, length)` for each run of the linear range `elements` along the
     /// innermost dim, in row-major order; `o…` are the operands' offsets at the run's start.
     @inline(__always)
-    func forEachSegment(_ elements: Range<Int>, base0: Int = 0, base1: Int = 0, base2: Int = 0,
-                        _ body: (Int, Int, Int, Int) -> Void) {
+    func forEachSegment(
+        _ elements: Range<Int>, base0: Int = 0, base1: Int = 0, base2: Int = 0,
+        _ body: (Int, Int, Int, Int) -> Void
+    ) {
         if elements.isEmpty || count == 0 { return }
         counts.withUnsafeBufferPointer { n in
             s0.withUnsafeBufferPointer { a in
@@ -56,9 +58,11 @@ struct IndexSpace {
     }
 
     @inline(__always)
-    private static func walk(_ n: UnsafeBufferPointer<Int>, _ a: UnsafeBufferPointer<Int>, _ b: UnsafeBufferPointer<Int>,
-                             _ c: UnsafeBufferPointer<Int>, _ elements: Range<Int>, _ base0: Int, _ base1: Int, _ base2: Int,
-                             _ body: (Int, Int, Int, Int) -> Void) {
+    private static func walk(
+        _ n: UnsafeBufferPointer<Int>, _ a: UnsafeBufferPointer<Int>, _ b: UnsafeBufferPointer<Int>,
+        _ c: UnsafeBufferPointer<Int>, _ elements: Range<Int>, _ base0: Int, _ base1: Int, _ base2: Int,
+        _ body: (Int, Int, Int, Int) -> Void
+    ) {
         let rank = n.count, last = rank &- 1
         let inner = n[last]
         withUnsafeTemporaryAllocation(of: Int.self, capacity: rank) { index in

@@ -39,12 +39,14 @@ struct PadFolding {
             }
             let padded = node.inputs[0]
             guard consumers[padded] == 1, !graphOutputs.contains(padded), let k = producer[padded],
-                  case .pad(let p) = graph.nodes[k].op, p.value == 0, p.paddings.count == 4,
-                  p.paddings[0] == [0, 0], p.paddings[3] == [0, 0] else { continue }
+                case .pad(let p) = graph.nodes[k].op, p.value == 0, p.paddings.count == 4,
+                p.paddings[0] == [0, 0], p.paddings[3] == [0, 0]
+            else { continue }
             let source = graph.nodes[k].inputs[0]
             guard graph.tensors[source].shape.count == 4 else { continue }
-            folds[i] = Fold(source: source, top: p.paddings[1][0], left: p.paddings[2][0],
-                            paddedShape: graph.tensors[padded].shape)
+            folds[i] = Fold(
+                source: source, top: p.paddings[1][0], left: p.paddings[2][0],
+                paddedShape: graph.tensors[padded].shape)
             skipped.insert(k)
             extendedReads[source] = max(extendedReads[source] ?? i, i)
         }

@@ -52,11 +52,13 @@ enum PlannedStep {
     /// `foldedPad` (same ops): `x[0]` is the unpadded source of a zero PAD the conv absorbs (see
     /// `PadFolding`). `kernels`: the model's cache of packed conv kernels and this node's index, so
     /// sessions share packed weights.
-    static func make(_ op: Op, inputs x: [TensorView], output out: MutableTensorView,
-                     scratch: UnsafeMutablePointer<Float>?, threads: Int,
-                     fusion: ConvFusion? = nil, foldedPad: PadFolding.Fold? = nil,
-                     level: any ISAKernelSet.Type,
-                     kernels cache: (PackedKernelCache, node: Int)? = nil) throws -> PlannedStep {
+    static func make(
+        _ op: Op, inputs x: [TensorView], output out: MutableTensorView,
+        scratch: UnsafeMutablePointer<Float>?, threads: Int,
+        fusion: ConvFusion? = nil, foldedPad: PadFolding.Fold? = nil,
+        level: any ISAKernelSet.Type,
+        kernels cache: (PackedKernelCache, node: Int)? = nil
+    ) throws -> PlannedStep {
         /// The model's copy of a packed kernel (packed now if this is the first session to ask).
         func shared<K>(_ pack: () -> K) -> K {
             guard let (cache, node) = cache else { return pack() }
@@ -72,36 +74,49 @@ enum PlannedStep {
             let g = folded(try p.geometry(input: foldedPad?.paddedShape ?? x[0].shape, filter: x[1].shape))
             if fusion != nil || level.prefersPackedConv(g) {
                 func pack() -> any ConvKernel {
-                    level.conv(params: p, geometry: g, filter: x[1].data, bias: bias, prelu: fusion?.prelu,
-                               residualActivation: fusion?.residualActivation ?? .none,
-                               residualChannels: fusion?.residualChannels)
+                    level.conv(
+                        params: p, geometry: g, filter: x[1].data, bias: bias, prelu: fusion?.prelu,
+                        residualActivation: fusion?.residualActivation ?? .none,
+                        residualChannels: fusion?.residualChannels)
                 }
                 let k = shared(pack)
-                return .packedConv(PackedConvStep(.conv(k), input: x[0].data, output: out.data,
-                                                  residual: fusion?.residual, threads: threads))
+                return .packedConv(
+                    PackedConvStep(
+                        .conv(k), input: x[0].data, output: out.data,
+                        residual: fusion?.residual, threads: threads))
             }
-            return .gemm(GemmStep(conv: g, activation: p.activation, input: x[0].data, filter: x[1].data,
-                                  bias: bias, output: out.data, scratch: scratch, threads: threads))
+            return .gemm(
+                GemmStep(
+                    conv: g, activation: p.activation, input: x[0].data, filter: x[1].data,
+                    bias: bias, output: out.data, scratch: scratch, threads: threads))
         case .fullyConnected(let p):
             let O = x[1].shape[0], I = x[1].shape[1]
             if level.prefersPackedFullyConnected(rows: x[0].count / I, inputSize: I, outputSize: O) {
-                let k = shared { level.fullyConnected(params: p, rows: x[0].count / I, inputSize: I, outputSize: O,
-                                                      weights: x[1].data, bias: bias, backend: .automatic) }
+                let k = shared {
+                    level.fullyConnected(
+                        params: p, rows: x[0].count / I, inputSize: I, outputSize: O,
+                        weights: x[1].data, bias: bias, backend: .automatic)
+                }
                 return .packedConv(PackedConvStep(.conv(k), input: x[0].data, output: out.data, residual: nil, threads: threads))
             }
-            return .gemm(GemmStep(fullyConnected: p.activation, input: x[0].data, inputCount: x[0].count, weights: x[1].data,
-                                  weightsShape: x[1].shape, bias: bias, output: out.data))
+            return .gemm(
+                GemmStep(
+                    fullyConnected: p.activation, input: x[0].data, inputCount: x[0].count, weights: x[1].data,
+                    weightsShape: x[1].shape, bias: bias, output: out.data))
         case .depthwiseConv2D(var p):
             if let a = fusion?.activation { p.activation = a }
             let g = folded(try p.geometry(input: foldedPad?.paddedShape ?? x[0].shape, filter: x[1].shape))
             // Every level: the packed kernel is 3× faster than a row loop even without FMA.
             func pack() -> any DepthwiseKernel {
-                level.depthwise(params: p, geometry: g, filter: x[1].data, bias: bias, prelu: fusion?.prelu,
-                                residualActivation: fusion?.residualActivation ?? .none)
+                level.depthwise(
+                    params: p, geometry: g, filter: x[1].data, bias: bias, prelu: fusion?.prelu,
+                    residualActivation: fusion?.residualActivation ?? .none)
             }
             let k = shared(pack)
-            return .packedConv(PackedConvStep(.depthwise(k), input: x[0].data, output: out.data,
-                                              residual: fusion?.residual, threads: threads))
+            return .packedConv(
+                PackedConvStep(
+                    .depthwise(k), input: x[0].data, output: out.data,
+                    residual: fusion?.residual, threads: threads))
         case .maxPool2D(let p), .averagePool2D(let p):
             let average: Bool
             if case .averagePool2D = op { average = true } else { average = false }
@@ -133,8 +148,10 @@ enum PlannedStep {
         case .transpose(let p):
             return .stridedCopy(StridedCopyStep(transpose: p, input: x[0], output: out, threads: threads))
         case .transposeConv2D(let p):
-            return .transposeConv(try TransposeConvStep(p, input: x[0], filter: x[1], bias: x.count > 2 ? x[2] : nil,
-                                                        output: out, threads: threads))
+            return .transposeConv(
+                try TransposeConvStep(
+                    p, input: x[0], filter: x[1], bias: x.count > 2 ? x[2] : nil,
+                    output: out, threads: threads))
         case .landmarksToTransformMatrix, .transformTensorBilinear, .transformLandmarks:
             return .referenceKernel(Session.Step(op: op, inputs: x, output: out))
         }

@@ -18,8 +18,10 @@ final class PackedConvStep: ParallelJob {
     let residual: UnsafePointer<Float>?
     let units: Int, parts: Int
 
-    init(_ kernel: Kernel, input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>,
-         residual: UnsafePointer<Float>?, threads: Int) {
+    init(
+        _ kernel: Kernel, input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>,
+        residual: UnsafePointer<Float>?, threads: Int
+    ) {
         self.kernel = kernel
         x = input; y = output; self.residual = residual
         let flops: Int

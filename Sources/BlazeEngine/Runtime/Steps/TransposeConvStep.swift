@@ -10,8 +10,10 @@ final class TransposeConvStep: ParallelJob {
     let bias: [Float]
     let parts: Int
 
-    init(_ p: TransposeConv2DParams, input: TensorView, filter: TensorView, bias b: TensorView?,
-         output: MutableTensorView, threads: Int) throws {
+    init(
+        _ p: TransposeConv2DParams, input: TensorView, filter: TensorView, bias b: TensorView?,
+        output: MutableTensorView, threads: Int
+    ) throws {
         g = try p.geometry(input: input.shape, filter: filter.shape)
         x = input.data; y = output.data
         let O = g.outC, KH = g.kernelH, KW = g.kernelW, C = g.inC
@@ -28,8 +30,9 @@ final class TransposeConvStep: ParallelJob {
         self.packed = packed
         bias = b.map { Array(UnsafeBufferPointer(start: $0.data, count: O)) } ?? [Float](repeating: 0, count: O)
         let rows = g.batch * g.outH
-        parts = Parallelism.tasks(units: rows, work: output.count * KH * KW * C / max(g.strideH * g.strideW, 1),
-                                  minWork: Parallelism.minElementwiseWork, threads: threads)
+        parts = Parallelism.tasks(
+            units: rows, work: output.count * KH * KW * C / max(g.strideH * g.strideW, 1),
+            minWork: Parallelism.minElementwiseWork, threads: threads)
     }
 
     func execute(_ pool: WorkerPool) { pool.run(self, taskCount: parts) }
@@ -80,7 +83,8 @@ final class TransposeConvStep: ParallelJob {
         var acc = SIMD8<Float>()
         var i = 0
         while i &+ 8 <= n {
-            acc += UnsafeRawPointer(a + i).loadUnaligned(as: SIMD8<Float>.self)
+            acc +=
+                UnsafeRawPointer(a + i).loadUnaligned(as: SIMD8<Float>.self)
                 * UnsafeRawPointer(b + i).loadUnaligned(as: SIMD8<Float>.self)
             i &+= 8
         }

@@ -240,9 +240,11 @@ enum ConvFinish<V: KernelVector, let MR: Int, let NV: Int, let F: Int> {
 /// would waste 10–15 of 16 lanes.
 enum DotTile<V: KernelVector, let O: Int, let PT: Int> {
     @inline(never)
-    static func run(_ x: UnsafePointer<Float>, C: Int, w: UnsafePointer<Float>, cpad: Int,
-                    out: UnsafeMutablePointer<Float>, residual: UnsafePointer<Float>?, ldr: Int,
-                    bias: UnsafePointer<Float>, alpha: UnsafePointer<Float>, epilogue e: FusedEpilogue) {
+    static func run(
+        _ x: UnsafePointer<Float>, C: Int, w: UnsafePointer<Float>, cpad: Int,
+        out: UnsafeMutablePointer<Float>, residual: UnsafePointer<Float>?, ldr: Int,
+        bias: UnsafePointer<Float>, alpha: UnsafePointer<Float>, epilogue e: FusedEpilogue
+    ) {
         let L = V.laneCount
         var acc = InlineArray<PT, InlineArray<O, V>> { _ in InlineArray<O, V> { _ in V.zero } }
         var c = 0
@@ -273,18 +275,22 @@ enum DotTile<V: KernelVector, let O: Int, let PT: Int> {
 
     /// Pixels `pixels` of `[P, C] → [P, O]`.
     @inline(__always)
-    static func pixels(_ pixels: Range<Int>, x: UnsafePointer<Float>, C: Int, w: UnsafePointer<Float>, cpad: Int,
-                       out: UnsafeMutablePointer<Float>, residual: UnsafePointer<Float>?, ldr: Int,
-                       bias: UnsafePointer<Float>, alpha: UnsafePointer<Float>, epilogue: FusedEpilogue) {
+    static func pixels(
+        _ pixels: Range<Int>, x: UnsafePointer<Float>, C: Int, w: UnsafePointer<Float>, cpad: Int,
+        out: UnsafeMutablePointer<Float>, residual: UnsafePointer<Float>?, ldr: Int,
+        bias: UnsafePointer<Float>, alpha: UnsafePointer<Float>, epilogue: FusedEpilogue
+    ) {
         var p = pixels.lowerBound
         while p &+ PT <= pixels.upperBound {
-            run(x + p &* C, C: C, w: w, cpad: cpad, out: out + p &* O, residual: residual.map { $0 + p &* ldr }, ldr: ldr,
+            run(
+                x + p &* C, C: C, w: w, cpad: cpad, out: out + p &* O, residual: residual.map { $0 + p &* ldr }, ldr: ldr,
                 bias: bias, alpha: alpha, epilogue: epilogue)
             p &+= PT
         }
         while p < pixels.upperBound {
-            DotTile<V, O, 1>.run(x + p &* C, C: C, w: w, cpad: cpad, out: out + p &* O, residual: residual.map { $0 + p &* ldr },
-                                 ldr: ldr, bias: bias, alpha: alpha, epilogue: epilogue)
+            DotTile<V, O, 1>.run(
+                x + p &* C, C: C, w: w, cpad: cpad, out: out + p &* O, residual: residual.map { $0 + p &* ldr },
+                ldr: ldr, bias: bias, alpha: alpha, epilogue: epilogue)
             p &+= 1
         }
     }

@@ -48,9 +48,9 @@ final class PackedConv2D: ConvKernel, @unchecked Sendable {
     }
 
     struct Block {
-        var channel: Int   // first output channel (multiple of the lane count)
-        var nv: Int        // vectors
-        var offset: Int    // packed weights [K][nv·lanes]
+        var channel: Int  // first output channel (multiple of the lane count)
+        var nv: Int  // vectors
+        var offset: Int  // packed weights [K][nv·lanes]
     }
 
     let storage: AlignedFloatBuffer
@@ -69,11 +69,14 @@ final class PackedConv2D: ConvKernel, @unchecked Sendable {
     ///   - residualChannels: channels per pixel of the residual tensor (default `O`).
     ///   - tile: force a tile shape (MR pixels, NV vectors) instead of the cost model's choice —
     ///     for benchmarks; must be an instantiated shape (`availableTiles`).
-    package init(params: Conv2DParams, geometry g: ConvGeometry, filter: UnsafePointer<Float>,
-                bias: UnsafePointer<Float>?, prelu: UnsafePointer<Float>? = nil,
-                residualActivation: Activation = .none, residualChannels: Int? = nil,
-                backend: Backend = .automatic, tile: ConvTileShape? = nil) {
-        let pointwise = g.kernelH == 1 && g.kernelW == 1 && g.strideH == 1 && g.strideW == 1
+    package init(
+        params: Conv2DParams, geometry g: ConvGeometry, filter: UnsafePointer<Float>,
+        bias: UnsafePointer<Float>?, prelu: UnsafePointer<Float>? = nil,
+        residualActivation: Activation = .none, residualChannels: Int? = nil,
+        backend: Backend = .automatic, tile: ConvTileShape? = nil
+    ) {
+        let pointwise =
+            g.kernelH == 1 && g.kernelW == 1 && g.strideH == 1 && g.strideW == 1
             && g.padTop == 0 && g.padLeft == 0 && g.outH == g.inH && g.outW == g.inW
         let useBLAS: Bool
         switch backend {
@@ -188,14 +191,18 @@ final class PackedConv2D: ConvKernel, @unchecked Sendable {
 
     /// FULLY_CONNECTED as a pointwise conv over `rows` input rows of `weights.shape[1]` floats.
     /// - Parameters: weights `[O, I]`, bias `[O]` or nil; the input holds `rows · I` floats.
-    package convenience init(fullyConnected p: FullyConnectedParams, rows: Int, inputSize I: Int, outputSize O: Int,
-                            weights: UnsafePointer<Float>, bias: UnsafePointer<Float>?,
-                            prelu: UnsafePointer<Float>? = nil, backend: Backend = .automatic) {
-        let g = ConvGeometry(batch: 1, inH: rows, inW: 1, inC: I, outH: rows, outW: 1, outC: O,
-                             kernelH: 1, kernelW: 1, strideH: 1, strideW: 1, dilationH: 1, dilationW: 1,
-                             padTop: 0, padLeft: 0)
-        self.init(params: Conv2DParams(padding: .valid, activation: p.activation), geometry: g, filter: weights,
-                  bias: bias, prelu: prelu, backend: backend)
+    package convenience init(
+        fullyConnected p: FullyConnectedParams, rows: Int, inputSize I: Int, outputSize O: Int,
+        weights: UnsafePointer<Float>, bias: UnsafePointer<Float>?,
+        prelu: UnsafePointer<Float>? = nil, backend: Backend = .automatic
+    ) {
+        let g = ConvGeometry(
+            batch: 1, inH: rows, inW: 1, inC: I, outH: rows, outW: 1, outC: O,
+            kernelH: 1, kernelW: 1, strideH: 1, strideW: 1, dilationH: 1, dilationW: 1,
+            padTop: 0, padLeft: 0)
+        self.init(
+            params: Conv2DParams(padding: .valid, activation: p.activation), geometry: g, filter: weights,
+            bias: bias, prelu: prelu, backend: backend)
     }
 
     /// Output columns whose taps are all inside the image.
@@ -208,11 +215,14 @@ final class PackedConv2D: ConvKernel, @unchecked Sendable {
     }
 
     /// Computes work units `work` (a sub-range of `0..<workCount`).
-    package func run(input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>,
-                    residual: UnsafePointer<Float>?, work: Range<Int>) {
+    package func run(
+        input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>,
+        residual: UnsafePointer<Float>?, work: Range<Int>
+    ) {
         precondition(work.lowerBound >= 0 && work.upperBound <= workCount, "conv work \(work) outside 0..<\(workCount)")
-        precondition(residual.map { UnsafeRawPointer($0) != UnsafeRawPointer(output) || residualChannels == geometry.outC } ?? true,
-                     "an in-place residual must have the output's layout")
+        precondition(
+            residual.map { UnsafeRawPointer($0) != UnsafeRawPointer(output) || residualChannels == geometry.outC } ?? true,
+            "an in-place residual must have the output's layout")
         if work.isEmpty { return }
         switch kind {
         case .pointwise: runPointwise(input, output, residual, work)
@@ -233,13 +243,14 @@ final class PackedConv2D: ConvKernel, @unchecked Sendable {
     @inline(__always)
     private func baseJob(output: UnsafeMutablePointer<Float>, residual: UnsafePointer<Float>?) -> ConvTileJob {
         let base = UnsafePointer(storage.pointer)
-        return ConvTileJob(a: base, lda: 0, count1: 1, strideA1: 0, strideW1: 0, count2: 1, strideA2: 0, strideW2: 0,
-                           length: 0, w: base, out: output, ldo: geometry.outC, outLanes: 0,
-                           residual: residual, ldr: residualChannels, resLanes: 0,
-                           bias: base, alpha: base, storeFrom: 0, storeTo: 0,
-                           mode: epilogue.tileMode(residual: residual != nil),
-                           lo: epilogue.activation.lo ?? -.infinity, hi: epilogue.activation.hi ?? .infinity,
-                           lo2: epilogue.residualActivation.lo ?? -.infinity, hi2: epilogue.residualActivation.hi ?? .infinity)
+        return ConvTileJob(
+            a: base, lda: 0, count1: 1, strideA1: 0, strideW1: 0, count2: 1, strideA2: 0, strideW2: 0,
+            length: 0, w: base, out: output, ldo: geometry.outC, outLanes: 0,
+            residual: residual, ldr: residualChannels, resLanes: 0,
+            bias: base, alpha: base, storeFrom: 0, storeTo: 0,
+            mode: epilogue.tileMode(residual: residual != nil),
+            lo: epilogue.activation.lo ?? -.infinity, hi: epilogue.activation.hi ?? .infinity,
+            lo2: epilogue.residualActivation.lo ?? -.infinity, hi2: epilogue.residualActivation.hi ?? .infinity)
     }
 
     @inline(__always)
@@ -247,7 +258,8 @@ final class PackedConv2D: ConvKernel, @unchecked Sendable {
         let base = UnsafePointer(storage.pointer)
         j.outLanes = min(b.nv * ConvTiles.lanes, geometry.outC - b.channel)
         j.resLanes = max(0, min(b.nv * ConvTiles.lanes, residualChannels - b.channel))
-        j.spill = b.channel == 0 && b.nv * ConvTiles.lanes >= geometry.outC && 2 * geometry.outC >= b.nv * ConvTiles.lanes
+        j.spill =
+            b.channel == 0 && b.nv * ConvTiles.lanes >= geometry.outC && 2 * geometry.outC >= b.nv * ConvTiles.lanes
             && residualChannels == geometry.outC
         j.bias = base + biasOffset + b.channel
         j.alpha = base + alphaOffset + b.channel
@@ -261,8 +273,10 @@ final class PackedConv2D: ConvKernel, @unchecked Sendable {
         return j.outLanes == width && (j.residual == nil || j.resLanes == width)
     }
 
-    private func runPointwise(_ input: UnsafePointer<Float>, _ output: UnsafeMutablePointer<Float>,
-                              _ residual: UnsafePointer<Float>?, _ work: Range<Int>) {
+    private func runPointwise(
+        _ input: UnsafePointer<Float>, _ output: UnsafeMutablePointer<Float>,
+        _ residual: UnsafePointer<Float>?, _ work: Range<Int>
+    ) {
         let g = geometry
         let P = g.batch * g.outH * g.outW
         let C = g.inC, O = g.outC
@@ -291,7 +305,7 @@ final class PackedConv2D: ConvKernel, @unchecked Sendable {
                     p = p0 + whole * mr
                 }
                 while p < p1 {
-                    let start = min(p, P - mr)          // keep the tile full (P ≥ mr by construction)
+                    let start = min(p, P - mr)  // keep the tile full (P ≥ mr by construction)
                     j.storeFrom = p - start
                     j.storeTo = min(mr, p1 - start)
                     j.a = input + start &* C
@@ -304,8 +318,10 @@ final class PackedConv2D: ConvKernel, @unchecked Sendable {
         }
     }
 
-    private func runDot(_ input: UnsafePointer<Float>, _ output: UnsafeMutablePointer<Float>,
-                        _ residual: UnsafePointer<Float>?, _ work: Range<Int>) {
+    private func runDot(
+        _ input: UnsafePointer<Float>, _ output: UnsafeMutablePointer<Float>,
+        _ residual: UnsafePointer<Float>?, _ work: Range<Int>
+    ) {
         let g = geometry
         let P = g.batch * g.outH * g.outW
         let C = g.inC
@@ -315,23 +331,37 @@ final class PackedConv2D: ConvKernel, @unchecked Sendable {
         let bias = w + biasOffset, alpha = w + alphaOffset
         typealias V = ConvTiles.Vec
         switch g.outC {
-        case 1: DotTile<V, 1, 4>.pixels(pixels, x: input, C: C, w: w, cpad: cpad, out: output, residual: residual,
-                                        ldr: residualChannels, bias: bias, alpha: alpha, epilogue: epilogue)
-        case 2: DotTile<V, 2, 4>.pixels(pixels, x: input, C: C, w: w, cpad: cpad, out: output, residual: residual,
-                                        ldr: residualChannels, bias: bias, alpha: alpha, epilogue: epilogue)
-        case 3: DotTile<V, 3, 4>.pixels(pixels, x: input, C: C, w: w, cpad: cpad, out: output, residual: residual,
-                                        ldr: residualChannels, bias: bias, alpha: alpha, epilogue: epilogue)
-        case 4: DotTile<V, 4, 4>.pixels(pixels, x: input, C: C, w: w, cpad: cpad, out: output, residual: residual,
-                                        ldr: residualChannels, bias: bias, alpha: alpha, epilogue: epilogue)
-        case 5: DotTile<V, 5, 2>.pixels(pixels, x: input, C: C, w: w, cpad: cpad, out: output, residual: residual,
-                                        ldr: residualChannels, bias: bias, alpha: alpha, epilogue: epilogue)
-        default: DotTile<V, 6, 2>.pixels(pixels, x: input, C: C, w: w, cpad: cpad, out: output, residual: residual,
-                                         ldr: residualChannels, bias: bias, alpha: alpha, epilogue: epilogue)
+        case 1:
+            DotTile<V, 1, 4>.pixels(
+                pixels, x: input, C: C, w: w, cpad: cpad, out: output, residual: residual,
+                ldr: residualChannels, bias: bias, alpha: alpha, epilogue: epilogue)
+        case 2:
+            DotTile<V, 2, 4>.pixels(
+                pixels, x: input, C: C, w: w, cpad: cpad, out: output, residual: residual,
+                ldr: residualChannels, bias: bias, alpha: alpha, epilogue: epilogue)
+        case 3:
+            DotTile<V, 3, 4>.pixels(
+                pixels, x: input, C: C, w: w, cpad: cpad, out: output, residual: residual,
+                ldr: residualChannels, bias: bias, alpha: alpha, epilogue: epilogue)
+        case 4:
+            DotTile<V, 4, 4>.pixels(
+                pixels, x: input, C: C, w: w, cpad: cpad, out: output, residual: residual,
+                ldr: residualChannels, bias: bias, alpha: alpha, epilogue: epilogue)
+        case 5:
+            DotTile<V, 5, 2>.pixels(
+                pixels, x: input, C: C, w: w, cpad: cpad, out: output, residual: residual,
+                ldr: residualChannels, bias: bias, alpha: alpha, epilogue: epilogue)
+        default:
+            DotTile<V, 6, 2>.pixels(
+                pixels, x: input, C: C, w: w, cpad: cpad, out: output, residual: residual,
+                ldr: residualChannels, bias: bias, alpha: alpha, epilogue: epilogue)
         }
     }
 
-    private func runDirect(_ input: UnsafePointer<Float>, _ output: UnsafeMutablePointer<Float>,
-                           _ residual: UnsafePointer<Float>?, _ work: Range<Int>) {
+    private func runDirect(
+        _ input: UnsafePointer<Float>, _ output: UnsafeMutablePointer<Float>,
+        _ residual: UnsafePointer<Float>?, _ work: Range<Int>
+    ) {
         let g = geometry
         let C = g.inC, O = g.outC, W = g.inW, KW = g.kernelW
         let L = ConvTiles.lanes
@@ -352,7 +382,7 @@ final class PackedConv2D: ConvKernel, @unchecked Sendable {
             var kyHi = g.kernelH
             while kyHi > kyLo && iy0 &+ (kyHi &- 1) &* g.dilationH >= g.inH { kyHi &-= 1 }
             j.count1 = kyHi - kyLo
-            let rowIn = image + (iy0 &+ kyLo &* g.dilationH) &* W &* C     // input row of the first valid ky
+            let rowIn = image + (iy0 &+ kyLo &* g.dilationH) &* W &* C  // input row of the first valid ky
             let rowOut = output + r &* g.outW &* O
             let rowRes = residual.map { $0 + r &* g.outW &* residualChannels }
             for bi in blockRange(group: group) {
@@ -407,8 +437,10 @@ final class PackedConv2D: ConvKernel, @unchecked Sendable {
 
     /// One output pixel of a direct conv over its valid taps only (border / narrow rows).
     @inline(__always)
-    private func borderPixel(_ j: ConvTileJob, ox: Int, rowIn: UnsafePointer<Float>, wBlock: UnsafePointer<Float>, wk: Int,
-                             rowOut: UnsafeMutablePointer<Float>, rowRes: UnsafePointer<Float>?, channel: Int, nv: Int) {
+    private func borderPixel(
+        _ j: ConvTileJob, ox: Int, rowIn: UnsafePointer<Float>, wBlock: UnsafePointer<Float>, wk: Int,
+        rowOut: UnsafeMutablePointer<Float>, rowRes: UnsafePointer<Float>?, channel: Int, nv: Int
+    ) {
         let g = geometry
         let C = g.inC, W = g.inW, KW = g.kernelW
         let ix0 = ox &* g.strideW &- g.padLeft
@@ -431,8 +463,10 @@ final class PackedConv2D: ConvKernel, @unchecked Sendable {
         ConvTiles.run(mr: 1, nv: nv, pj)
     }
 
-    private func runBLAS(_ input: UnsafePointer<Float>, _ output: UnsafeMutablePointer<Float>,
-                        _ residual: UnsafePointer<Float>?, _ work: Range<Int>) {
+    private func runBLAS(
+        _ input: UnsafePointer<Float>, _ output: UnsafeMutablePointer<Float>,
+        _ residual: UnsafePointer<Float>?, _ work: Range<Int>
+    ) {
         let g = geometry
         let P = g.batch * g.outH * g.outW
         // One sgemm per work unit: OpenBLAS rounds differently for different M, so fixed units keep
@@ -443,8 +477,10 @@ final class PackedConv2D: ConvKernel, @unchecked Sendable {
         }
     }
 
-    private func runBLASRows(_ input: UnsafePointer<Float>, _ output: UnsafeMutablePointer<Float>,
-                             _ residual: UnsafePointer<Float>?, _ pixels: Range<Int>) {
+    private func runBLASRows(
+        _ input: UnsafePointer<Float>, _ output: UnsafeMutablePointer<Float>,
+        _ residual: UnsafePointer<Float>?, _ pixels: Range<Int>
+    ) {
         let g = geometry
         let C = g.inC, O = g.outC
         let p0 = pixels.lowerBound, p1 = pixels.upperBound
@@ -455,10 +491,12 @@ final class PackedConv2D: ConvKernel, @unchecked Sendable {
         // applied, which needs act == none: y = X·Wᵀ + residual via beta = 1.
         let inPlace = residual.map { UnsafeRawPointer($0) == UnsafeRawPointer(output) } ?? false
         if inPlace && epilogue.activation.lo == nil && epilogue.activation.hi == nil {
-            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, Int32(rows), Int32(O), Int32(C),
-                        1, input + p0 &* C, Int32(C), base, Int32(C), 1, y, Int32(O))
-            SIMDElementwise.convEpilogue(y, rows: rows, channels: O, bias: base + biasOffset, alpha: base + alphaOffset,
-                                         residual: nil, residualChannels: 0, epilogue: epilogue, forceResidualActivation: true)
+            cblas_sgemm(
+                CblasRowMajor, CblasNoTrans, CblasTrans, Int32(rows), Int32(O), Int32(C),
+                1, input + p0 &* C, Int32(C), base, Int32(C), 1, y, Int32(O))
+            SIMDElementwise.convEpilogue(
+                y, rows: rows, channels: O, bias: base + biasOffset, alpha: base + alphaOffset,
+                residual: nil, residualChannels: 0, epilogue: epilogue, forceResidualActivation: true)
             return
         }
         if inPlace {
@@ -466,17 +504,21 @@ final class PackedConv2D: ConvKernel, @unchecked Sendable {
             fallbackPointwise(input, output, residual, p0..<p1)
             return
         }
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, Int32(rows), Int32(O), Int32(C),
-                    1, input + p0 &* C, Int32(C), base, Int32(C), 0, y, Int32(O))
-        SIMDElementwise.convEpilogue(y, rows: rows, channels: O, bias: base + biasOffset, alpha: base + alphaOffset,
-                                     residual: residual.map { $0 + p0 &* residualChannels }, residualChannels: residualChannels,
-                                     epilogue: epilogue, forceResidualActivation: false)
+        cblas_sgemm(
+            CblasRowMajor, CblasNoTrans, CblasTrans, Int32(rows), Int32(O), Int32(C),
+            1, input + p0 &* C, Int32(C), base, Int32(C), 0, y, Int32(O))
+        SIMDElementwise.convEpilogue(
+            y, rows: rows, channels: O, bias: base + biasOffset, alpha: base + alphaOffset,
+            residual: residual.map { $0 + p0 &* residualChannels }, residualChannels: residualChannels,
+            epilogue: epilogue, forceResidualActivation: false)
     }
 
     /// Pointwise pixels `pixels` with the 1×NV SIMD tile straight from the `[O, K]` BLAS copy
     /// (rare: in-place residual with an activation in the BLAS path).
-    private func fallbackPointwise(_ input: UnsafePointer<Float>, _ output: UnsafeMutablePointer<Float>,
-                                   _ residual: UnsafePointer<Float>?, _ pixels: Range<Int>) {
+    private func fallbackPointwise(
+        _ input: UnsafePointer<Float>, _ output: UnsafeMutablePointer<Float>,
+        _ residual: UnsafePointer<Float>?, _ pixels: Range<Int>
+    ) {
         let g = geometry
         let C = g.inC, O = g.outC
         let w = UnsafePointer(storage.pointer)

@@ -59,9 +59,11 @@ final class PackedDepthwiseConv2D: DepthwiseKernel, @unchecked Sendable {
     ///   - prelu: per-output-channel PReLU alpha `[C·M]`, or nil (a PRELU op fused after this one).
     ///   - residualActivation: activation of a fused ADD (applied only when `run` gets a residual).
     ///   - tilePixels: force the pixels per tile of the 16-lane blocks (8, 4 or 2; for benchmarks).
-    package init(params: DepthwiseConv2DParams, geometry g: ConvGeometry, filter: UnsafePointer<Float>,
-                bias: UnsafePointer<Float>?, prelu: UnsafePointer<Float>? = nil,
-                residualActivation: Activation = .none, tilePixels: Int? = nil) {
+    package init(
+        params: DepthwiseConv2DParams, geometry g: ConvGeometry, filter: UnsafePointer<Float>,
+        bias: UnsafePointer<Float>?, prelu: UnsafePointer<Float>? = nil,
+        residualActivation: Activation = .none, tilePixels: Int? = nil
+    ) {
         precondition(g.outC == g.inC * params.depthMultiplier, "depthwise geometry does not match multiplier")
         self.params = params
         self.geometry = g
@@ -117,12 +119,12 @@ final class PackedDepthwiseConv2D: DepthwiseKernel, @unchecked Sendable {
         var list: [Group] = []
         var c = 0, offset = 0
         for lanes in DWShapes.laneWidths {
-            let stride = ((taps + 2) * lanes + 15) & ~15          // 64-byte aligned blocks
+            let stride = ((taps + 2) * lanes + 15) & ~15  // 64-byte aligned blocks
             var n = (g.inC - c) / lanes
             while n > 0 {
                 let wideLanes = lanes == DWShapes.laneWidths[0]
                 var t = wideLanes ? tileWide : DWShapes.tilePixels[0]
-                if DWShapes.tileVectors(pixels: t, path: path) == 0 { t = DWShapes.tilePixels[0] }   // no such tile here
+                if DWShapes.tileVectors(pixels: t, path: path) == 0 { t = DWShapes.tilePixels[0] }  // no such tile here
                 // Narrower lanes (channel tails) always run one vector per tile.
                 let full = wideLanes ? DWShapes.tileVectors(pixels: t, path: path) : 1
                 let b = min(full, n)
@@ -164,8 +166,10 @@ final class PackedDepthwiseConv2D: DepthwiseKernel, @unchecked Sendable {
     /// Tile pixels used for the widest channel blocks (the level's vector width).
     package var tilePixels: Int { groups.first?.tilePixels ?? 1 }
     /// Computes output rows `rows` (a sub-range of `0..<workCount`).
-    package func run(input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>,
-                    residual: UnsafePointer<Float>?, rows: Range<Int>) {
+    package func run(
+        input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>,
+        residual: UnsafePointer<Float>?, rows: Range<Int>
+    ) {
         precondition(rows.lowerBound >= 0 && rows.upperBound <= workCount, "depthwise rows \(rows) outside 0..<\(workCount)")
         switch path {
         case .multiplier: runMultiplier(input, output, residual, rows)
@@ -180,8 +184,10 @@ final class PackedDepthwiseConv2D: DepthwiseKernel, @unchecked Sendable {
     // MARK: - Row driver
 
     @inline(__always)
-    private func runRows<R: DWRowKernel>(_: R.Type, _ input: UnsafePointer<Float>, _ output: UnsafeMutablePointer<Float>,
-                                         _ residual: UnsafePointer<Float>?, _ rows: Range<Int>) {
+    private func runRows<R: DWRowKernel>(
+        _: R.Type, _ input: UnsafePointer<Float>, _ output: UnsafeMutablePointer<Float>,
+        _ residual: UnsafePointer<Float>?, _ rows: Range<Int>
+    ) {
         let g = geometry
         let C = g.inC
         let taps = g.kernelH * g.kernelW
@@ -213,8 +219,10 @@ final class PackedDepthwiseConv2D: DepthwiseKernel, @unchecked Sendable {
         }
     }
 
-    private func runMultiplier(_ input: UnsafePointer<Float>, _ output: UnsafeMutablePointer<Float>,
-                               _ residual: UnsafePointer<Float>?, _ rows: Range<Int>) {
+    private func runMultiplier(
+        _ input: UnsafePointer<Float>, _ output: UnsafeMutablePointer<Float>,
+        _ residual: UnsafePointer<Float>?, _ rows: Range<Int>
+    ) {
         let g = geometry
         let C = g.inC, O = g.outC, M = params.depthMultiplier
         let w = UnsafePointer(storage.pointer)
@@ -282,7 +290,7 @@ enum DWTiles<V: KernelVector, let K: Int, let S: Int, let T: Int, let B: Int> {
         var ox0 = 0
         while ox0 < OW {
             var start = ox0, storeFrom = 0
-            if ox0 &+ T > OW && OW >= T {        // last partial tile: shift back, store only the new pixels
+            if ox0 &+ T > OW && OW >= T {  // last partial tile: shift back, store only the new pixels
                 start = OW &- T
                 storeFrom = ox0 &- start
             }
@@ -341,8 +349,10 @@ enum DWTiles<V: KernelVector, let K: Int, let S: Int, let T: Int, let B: Int> {
     /// (`DWShapes.columnsInRegisters == false`) instead read each column in its FMA (a memory
     /// operand): T·K loads, but only the accumulators and one weight vector live in registers.
     @inline(__always)
-    static func kernelRow(_ acc: inout InlineArray<T, V>, _ cp: UnsafePointer<Float>, _ wb: UnsafePointer<Float>,
-                          C: Int, qLo: Int, qHi: Int, zeros: UnsafePointer<Float>, checked: Bool) {
+    static func kernelRow(
+        _ acc: inout InlineArray<T, V>, _ cp: UnsafePointer<Float>, _ wb: UnsafePointer<Float>,
+        C: Int, qLo: Int, qHi: Int, zeros: UnsafePointer<Float>, checked: Bool
+    ) {
         let L = V.laneCount
         if !checked && !DWShapes.columnsInRegisters {
             for kx in 0..<K {

@@ -8,8 +8,10 @@ enum SIMDElementwise {
     typealias Vec = ConvTiles.Vec
 
     /// ADD of two same-shape tensors with fused activation: `out[i] = act(a[i] + b[i])`, `i ∈ range`.
-    package static func add(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>,
-                           activation: Activation = .none, range: Range<Int>) {
+    package static func add(
+        _ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>,
+        activation: Activation = .none, range: Range<Int>
+    ) {
         let act = ActivationBounds(activation)
         let L = Vec.laneCount
         var i = range.lowerBound
@@ -26,9 +28,11 @@ enum SIMDElementwise {
 
     /// ADD with fused activation, then PReLU with per-channel `alpha[channels]` (the BlazeBlock
     /// tail `ADD → PRELU`): tensors are `[pixels, channels]`, computes pixels `pixels`.
-    package static func addPrelu(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, alpha: UnsafePointer<Float>,
-                                channels C: Int, output: UnsafeMutablePointer<Float>, activation: Activation = .none,
-                                pixels: Range<Int>) {
+    package static func addPrelu(
+        _ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, alpha: UnsafePointer<Float>,
+        channels C: Int, output: UnsafeMutablePointer<Float>, activation: Activation = .none,
+        pixels: Range<Int>
+    ) {
         let act = ActivationBounds(activation)
         let L = Vec.laneCount
         for p in pixels {
@@ -46,8 +50,10 @@ enum SIMDElementwise {
     }
 
     /// PRELU with per-channel alpha: `out = x < 0 ? alpha[c]·x : x` over `[pixels, channels]`.
-    package static func prelu(input: UnsafePointer<Float>, alpha: UnsafePointer<Float>, channels C: Int,
-                             output: UnsafeMutablePointer<Float>, pixels: Range<Int>) {
+    package static func prelu(
+        input: UnsafePointer<Float>, alpha: UnsafePointer<Float>, channels C: Int,
+        output: UnsafeMutablePointer<Float>, pixels: Range<Int>
+    ) {
         let L = Vec.laneCount
         for p in pixels {
             let o = p &* C
@@ -65,9 +71,11 @@ enum SIMDElementwise {
 
     /// Bias + epilogue over `[rows, channels]` in place (the BLAS path of `PackedConv2D`).
     /// `forceResidualActivation`: the residual was already accumulated into `y` (in-place BLAS).
-    static func convEpilogue(_ y: UnsafeMutablePointer<Float>, rows: Int, channels C: Int, bias: UnsafePointer<Float>,
-                             alpha: UnsafePointer<Float>, residual: UnsafePointer<Float>?, residualChannels: Int,
-                             epilogue e: FusedEpilogue, forceResidualActivation: Bool) {
+    static func convEpilogue(
+        _ y: UnsafeMutablePointer<Float>, rows: Int, channels C: Int, bias: UnsafePointer<Float>,
+        alpha: UnsafePointer<Float>, residual: UnsafePointer<Float>?, residualChannels: Int,
+        epilogue e: FusedEpilogue, forceResidualActivation: Bool
+    ) {
         let L = Vec.laneCount
         for r in 0..<rows {
             let row = y + r &* C
@@ -76,7 +84,9 @@ enum SIMDElementwise {
             while c &+ L <= C {
                 var v = e.activation.apply(Vec.load(row + c).add(Vec.load(bias + c)))
                 if let res {
-                    let rv: Vec = c &+ L <= residualChannels ? Vec.load(res + c)
+                    let rv: Vec =
+                        c &+ L <= residualChannels
+                        ? Vec.load(res + c)
                         : (c < residualChannels ? Vec.load(res + c, count: residualChannels &- c) : Vec.zero)
                     v = e.residualActivation.apply(v.add(rv))
                 } else if forceResidualActivation {
@@ -100,4 +110,3 @@ enum SIMDElementwise {
         }
     }
 }
-

@@ -20,8 +20,10 @@ struct Pool2DKernel: RowKernel {
     }
 
     @inline(__always)
-    private func runRows<V: KernelVector>(_ input: UnsafePointer<Float>, _ output: UnsafeMutablePointer<Float>,
-                                          _ rows: Range<Int>, _: V.Type, average: Bool) {
+    private func runRows<V: KernelVector>(
+        _ input: UnsafePointer<Float>, _ output: UnsafeMutablePointer<Float>,
+        _ rows: Range<Int>, _: V.Type, average: Bool
+    ) {
         let g = geometry
         let H = g.inH, W = g.inW, C = g.inC
         let act = ActivationBounds(params.activation)
@@ -55,10 +57,11 @@ struct Pool2DKernel: RowKernel {
                     }
                     continue
                 }
-                let window = PoolWindow(first: image + ((iy0 &+ yStart) &* W &+ ix0 &+ xStart) &* C,
-                                        out: output + (r &* g.outW &+ ox) &* C,
-                                        rows: yEnd &- yStart, columns: xEnd &- xStart, C: C, rowStride: W &* C,
-                                        scale: 1 / Float(cells), average: average, act: act)
+                let window = PoolWindow(
+                    first: image + ((iy0 &+ yStart) &* W &+ ix0 &+ xStart) &* C,
+                    out: output + (r &* g.outW &+ ox) &* C,
+                    rows: yEnd &- yStart, columns: xEnd &- xStart, C: C, rowStride: W &* C,
+                    scale: 1 / Float(cells), average: average, act: act)
                 // Channels covered by the widest vectors first, then 8, 4 and 1 (C = 28 → 16 + 8 + 4).
                 window.pool(V.self, &c)
                 window.pool(SIMD8<Float>.self, &c)
@@ -99,4 +102,3 @@ private struct PoolWindow {
         }
     }
 }
-

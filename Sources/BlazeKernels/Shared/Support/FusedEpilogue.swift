@@ -47,4 +47,3 @@ struct FusedEpilogue {
         return v
     }
 }
-

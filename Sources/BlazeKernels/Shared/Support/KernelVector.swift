@@ -52,9 +52,9 @@ extension SIMD16: KernelVector where Scalar == Float {
     }
     @inline(__always) @usableFromInline func madd(_ a: Self, _ b: Self) -> Self {
         #if BLAZE_FMA
-        return addingProduct(a, b)
+            return addingProduct(a, b)
         #else
-        return self + a * b
+            return self + a * b
         #endif
     }
     @inline(__always) @usableFromInline func add(_ b: Self) -> Self { self + b }
@@ -85,9 +85,9 @@ extension SIMD8: KernelVector where Scalar == Float {
     }
     @inline(__always) @usableFromInline func madd(_ a: Self, _ b: Self) -> Self {
         #if BLAZE_FMA
-        return addingProduct(a, b)
+            return addingProduct(a, b)
         #else
-        return self + a * b
+            return self + a * b
         #endif
     }
     @inline(__always) @usableFromInline func add(_ b: Self) -> Self { self + b }
@@ -118,9 +118,9 @@ extension SIMD4: KernelVector where Scalar == Float {
     }
     @inline(__always) @usableFromInline func madd(_ a: Self, _ b: Self) -> Self {
         #if BLAZE_FMA
-        return addingProduct(a, b)
+            return addingProduct(a, b)
         #else
-        return self + a * b
+            return self + a * b
         #endif
     }
     @inline(__always) @usableFromInline func add(_ b: Self) -> Self { self + b }
@@ -141,9 +141,9 @@ extension Float: KernelVector {
     @inline(__always) @usableFromInline func store(_ p: UnsafeMutablePointer<Float>, count: Int) { p.pointee = self }
     @inline(__always) @usableFromInline func madd(_ a: Float, _ b: Float) -> Float {
         #if BLAZE_FMA
-        return addingProduct(a, b)
+            return addingProduct(a, b)
         #else
-        return self + a * b
+            return self + a * b
         #endif
     }
     @inline(__always) @usableFromInline func add(_ b: Float) -> Float { self + b }
@@ -154,4 +154,3 @@ extension Float: KernelVector {
     @inline(__always) @usableFromInline func maxPool(_ v: Float) -> Float { v > self ? v : self }
     @inline(__always) @usableFromInline func laneSum() -> Float { self }
 }
-
