@@ -34,15 +34,20 @@ crop units, divided by 192 (z too); mesh 468 (x, y, z) copied; lips (80), left e
 projection: ``(x, y) - 0.5`` rotated by the ROI rotation, scaled by its width / height, plus its
 centre; ``z * width``. The tables are stored in the JSON so the Swift test needs no copy.
 
+``--sensitivity`` also prints (nothing stored) how far a wrong custom op would move the points:
+the unrefined mesh points against MediaPipe's refined ones, and the result with
+TransformTensorBilinear's matrix shifted by half a feature-map pixel in x.
+
 Run (from the repository root)::
 
     pip install mediapipe==0.10.21 ai-edge-litert "opencv-python-headless<5" numpy
-    python3 Tools/parity/make_attention_mesh_fixture.py
+    python3 Tools/parity/make_attention_mesh_fixture.py [--sensitivity]
 """
 from __future__ import annotations
 
 import json
 import os
+import argparse
 import sys
 
 import cv2
@@ -55,6 +60,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(ROOT, "Tools", "fixtures", "pipeline"))
+import mediapipe_custom_ops  # noqa: E402
 from mediapipe_custom_ops import CustomOpRunner  # noqa: E402
 from make_detector_inputs import image_to_tensor, load_rgb  # noqa: E402
 
@@ -123,12 +129,36 @@ def distance(a, b, width, height):
     return {"mean_percent_width": float(d.mean()), "max_percent_width": float(d.max())}
 
 
+def sensitivity(model_bytes, x, roi, ref, width, height):
+    outs = [v for _, v in CustomOpRunner(model_bytes, num_threads=1).run(x)]
+    refined = sorted(set(REFINEMENT["lips"] + REFINEMENT["left_eye"] + REFINEMENT["right_eye"]))
+    unrefined = project(np.concatenate([outs[0].reshape(468, 3) / f32(SIZE), np.zeros((10, 3), f32)]), roi)
+    print("  unrefined mesh at the refined points:", distance(unrefined[refined], ref[refined], width, height))
+    original = mediapipe_custom_ops.transform_tensor_bilinear
+
+    def shifted(t, m, o):
+        m = np.array(m, dtype=f32).reshape(-1)
+        m[3] += f32(0.5)
+        return original(t, m, o)
+
+    mediapipe_custom_ops.transform_tensor_bilinear = shifted
+    try:
+        outs = [v for _, v in CustomOpRunner(model_bytes, num_threads=1).run(x)]
+    finally:
+        mediapipe_custom_ops.transform_tensor_bilinear = original
+    print("  TransformTensorBilinear shifted 0.5 px:", distance(project(refine(outs), roi), ref, width, height))
+
+
 def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--sensitivity", action="store_true")
+    args = p.parse_args()
     if mediapipe.__version__ != "0.10.21" or cv2.__version__.startswith("5"):
         sys.exit("needs mediapipe 0.10.21 and OpenCV 4.x")
     modules = os.path.join(os.path.dirname(mediapipe.__file__), "modules", "face_landmark")
     os.makedirs(OUT, exist_ok=True)
-    attention = CustomOpRunner(open(os.path.join(modules, "face_landmark_with_attention.tflite"), "rb").read(), num_threads=1)
+    model_bytes = open(os.path.join(modules, "face_landmark_with_attention.tflite"), "rb").read()
+    attention = CustomOpRunner(model_bytes, num_threads=1)
     v1 = Interpreter(model_path=os.path.join(modules, "face_landmark.tflite"), num_threads=1)
     v1.allocate_tensors()
     for photo in PHOTOS:
@@ -153,6 +183,8 @@ def main():
         checks["attention_numpy"] = distance(ours, ref478, width, height)
         checks["attention_numpy"]["max_abs_z"] = float(np.max(np.abs(ours[:, 2] - ref478[:, 2])))
         print(stem, roi, json.dumps(checks))
+        if args.sensitivity:
+            sensitivity(model_bytes, x, roi, ref478, width, height)
         doc = {
             "generator": "Tools/parity/make_attention_mesh_fixture.py",
             "image": f"Tests/Fixtures/testdata/images/{photo}", "width": width, "height": height,
