@@ -39,9 +39,10 @@ struct AttentionMeshMediaPipeTests {
     }
 
     static let model = Result {
-        try Model(graph: TFLiteConverter.convert(
-            tfliteBytes: TFLiteTestSupport.fixtureBytes("wheel/models/face_landmark_with_attention.tflite"),
-            modelName: "face_landmark_with_attention.tflite"))
+        try Model(
+            graph: TFLiteConverter.convert(
+                tfliteBytes: TFLiteTestSupport.fixtureBytes("wheel/models/face_landmark_with_attention.tflite"),
+                modelName: "face_landmark_with_attention.tflite"))
     }
 
     @Test(arguments: ["sergey_portrait", "grace_hopper"])
@@ -51,8 +52,10 @@ struct AttentionMeshMediaPipeTests {
         let bytes = try TFLiteTestSupport.fixtureBytes(dir + ref.input)
         try #require(bytes.count == 192 * 192 * 3 && ref.landmarks.count == 478)
         let model = try Self.model.get()
-        let names = ["output_mesh_identity", "output_lips", "output_left_eye", "output_right_eye", "output_left_iris",
-                     "output_right_iris"]
+        let names = [
+            "output_mesh_identity", "output_lips", "output_left_eye", "output_right_eye", "output_left_iris",
+            "output_right_iris"
+        ]
         let outputs = try model.makeSession().run([bytes.map { Float($0) / 255 }])
         let byName = Dictionary(uniqueKeysWithValues: zip(model.outputs.map(\.name), outputs))
         let sets = try names.map { try #require(byName[$0], "output \($0)") }
