@@ -61,9 +61,9 @@ extension FaceLandmarkerOptions {
         let hasDelegate = faceLandmarkerLiveStreamDelegate != nil
         switch runningMode {
         case .liveStream:
-            if !hasDelegate && !allowsMissingDelegate { throw FaceLandmarkerError.missingLiveStreamDelegate }
+            if !hasDelegate && !allowsMissingDelegate { throw FaceLandmarkerError.missingLiveStreamDelegate(option: "faceLandmarkerLiveStreamDelegate") }
         case .image, .video:
-            if hasDelegate { throw FaceLandmarkerError.unexpectedLiveStreamDelegate(runningMode: runningMode) }
+            if hasDelegate { throw FaceLandmarkerError.unexpectedLiveStreamDelegate(option: "faceLandmarkerLiveStreamDelegate", runningMode: runningMode) }
         }
     }
 }

@@ -111,9 +111,9 @@ extension HandLandmarkerOptions {
         let hasDelegate = handLandmarkerLiveStreamDelegate != nil
         switch runningMode {
         case .liveStream:
-            if !hasDelegate && !allowsMissingDelegate { throw HandLandmarkerError.missingLiveStreamDelegate }
+            if !hasDelegate && !allowsMissingDelegate { throw HandLandmarkerError.missingLiveStreamDelegate(option: "handLandmarkerLiveStreamDelegate") }
         case .image, .video:
-            if hasDelegate { throw HandLandmarkerError.unexpectedLiveStreamDelegate(runningMode: runningMode) }
+            if hasDelegate { throw HandLandmarkerError.unexpectedLiveStreamDelegate(option: "handLandmarkerLiveStreamDelegate", runningMode: runningMode) }
         }
     }
 }

@@ -4,7 +4,6 @@ import Dispatch
 import Foundation
 
 /// The errors of `TasksFaceDetector`: the face tasks share one error type.
-public typealias TasksFaceDetectorError = FaceLandmarkerError
 
 /// MediaPipe Tasks' FaceDetector: BlazeFace short range on the whole image, weighted NMS,
 /// boxes with six keypoints and a score (docs/pipelines.md §3, Tasks column). ML Kit's API over

@@ -24,22 +24,20 @@ public struct TasksFaceDetectorOptions: Sendable {
 
     func validate(allowsMissingDelegate: Bool) throws {
         for (name, value) in [("minDetectionConfidence", minDetectionConfidence), ("minSuppressionThreshold", minSuppressionThreshold)] {
-            guard value >= 0, value <= 1 else { throw FaceLandmarkerError.invalidConfidence(name: name, value: value) }
+            guard value >= 0, value <= 1 else { throw TasksFaceDetectorError.invalidConfidence(name: name, value: value) }
         }
         if let threads = numThreads, threads < 1 {
-            throw FaceLandmarkerError.invalidOption("numThreads must be at least 1, got \(threads)")
+            throw TasksFaceDetectorError.invalidOption("numThreads must be at least 1, got \(threads)")
         }
         let hasDelegate = faceDetectorLiveStreamDelegate != nil
         switch runningMode {
         case .liveStream:
             if !hasDelegate && !allowsMissingDelegate {
-                throw FaceLandmarkerError.invalidOption(
-                    "running mode liveStream needs a faceDetectorLiveStreamDelegate (or use TasksFaceDetector.liveStream(options:)); the options hold it weakly, so keep your own strong reference to it"
-                )
+                throw TasksFaceDetectorError.missingLiveStreamDelegate(option: "faceDetectorLiveStreamDelegate")
             }
         case .image, .video:
             if hasDelegate {
-                throw FaceLandmarkerError.invalidOption("a faceDetectorLiveStreamDelegate is only allowed in running mode liveStream, not \(runningMode.rawValue)")
+                throw TasksFaceDetectorError.unexpectedLiveStreamDelegate(option: "faceDetectorLiveStreamDelegate", runningMode: runningMode)
             }
         }
     }

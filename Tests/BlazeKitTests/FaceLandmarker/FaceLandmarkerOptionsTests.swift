@@ -30,16 +30,16 @@ struct FaceLandmarkerOptionsTests {
             Issue.record("NaN presence confidence accepted")
         }
         #expect(error { $0.numThreads = 0 } == .invalidOption("numThreads must be at least 1, got 0"))
-        #expect(error { $0.runningMode = .liveStream } == .missingLiveStreamDelegate)
+        #expect(error { $0.runningMode = .liveStream } == .missingLiveStreamDelegate(option: "faceLandmarkerLiveStreamDelegate"))
         let delegate = Delegate()
-        #expect(error { $0.faceLandmarkerLiveStreamDelegate = delegate } == .unexpectedLiveStreamDelegate(runningMode: .image))
+        #expect(error { $0.faceLandmarkerLiveStreamDelegate = delegate } == .unexpectedLiveStreamDelegate(option: "faceLandmarkerLiveStreamDelegate", runningMode: .image))
         #expect(error { $0.baseOptions.modelAssetPath = "/models/face_landmarker.task" } == .unconvertedModel(path: "/models/face_landmarker.task"))
         guard case .modelNotFound(let message, _) = error({ $0.baseOptions.modelAssetPath = "/no/such/folder" }) else {
             Issue.record("a missing folder was accepted")
             return
         }
         #expect(message.contains("/no/such/folder"))
-        let text = FaceLandmarkerError.missingLiveStreamDelegate.localizedDescription
+        let text = FaceLandmarkerError.missingLiveStreamDelegate(option: "faceLandmarkerLiveStreamDelegate").localizedDescription
         #expect(text.contains("weakly"), "localizedDescription explains itself: \(text)")
     }
 

@@ -183,6 +183,6 @@ struct HandLiveStreamTests {
         let error = #expect(throws: HandLandmarkerError.self) { try image.detect(image: first.image) }
         #expect(error == .closed(method: "detect(image:)"))
         // LocalizedError: the message, not Foundation's "The operation could not be completed".
-        #expect(error?.localizedDescription == "detect(image:) called after close(); create a new landmarker")
+        #expect(error?.localizedDescription == "detect(image:) called after close(); create a new one")
     }
 }

@@ -58,9 +58,9 @@ struct HandOptionsTests {
 
     @Test func delegateMustMatchTheRunningMode() throws {
         let delegate = NoopDelegate()
-        #expect(throws: HandLandmarkerError.missingLiveStreamDelegate) { try Self.make { $0.runningMode = .liveStream } }
+        #expect(throws: HandLandmarkerError.missingLiveStreamDelegate(option: "handLandmarkerLiveStreamDelegate")) { try Self.make { $0.runningMode = .liveStream } }
         for mode in [RunningMode.image, .video] {
-            #expect(throws: HandLandmarkerError.unexpectedLiveStreamDelegate(runningMode: mode)) {
+            #expect(throws: HandLandmarkerError.unexpectedLiveStreamDelegate(option: "handLandmarkerLiveStreamDelegate", runningMode: mode)) {
                 try Self.make {
                     $0.runningMode = mode
                     $0.handLandmarkerLiveStreamDelegate = delegate

@@ -65,6 +65,29 @@ struct TasksFaceDetectorTests {
         }
     }
 
+    /// The delegate rules of MediaPipe's tasks, with the same error type as the landmarkers
+    /// (`TasksError`) and the detector's own delegate property named in the message.
+    @Test func liveStreamDelegateRules() {
+        var options = TasksFaceDetectorOptions()
+        options.runningMode = .liveStream
+        #expect(throws: TasksError.missingLiveStreamDelegate(option: "faceDetectorLiveStreamDelegate")) { try TasksFaceDetector(options: options) }
+        let text = TasksError.missingLiveStreamDelegate(option: "faceDetectorLiveStreamDelegate").localizedDescription
+        #expect(text.contains("faceDetectorLiveStreamDelegate") && text.contains("weakly"), "\(text)")
+        options.minSuppressionThreshold = 2
+        #expect(throws: TasksError.invalidConfidence(name: "minSuppressionThreshold", value: 2)) { try TasksFaceDetector(options: options) }
+        // One error type across the tasks: a hand landmarker's error is caught as the same type.
+        var hands = HandLandmarkerOptions()
+        hands.numHands = 0
+        do {
+            _ = try HandLandmarker(options: hands)
+            Issue.record("numHands 0 was accepted")
+        } catch let e as TasksError {
+            #expect(e == .invalidNumHands(0))
+        } catch {
+            Issue.record("not a TasksError: \(error)")
+        }
+    }
+
     /// No tracking in video mode: every frame runs the detector, results equal image mode;
     /// timestamps must increase; modes are enforced.
     @Test func videoModeIsPerFrameDetection() throws {

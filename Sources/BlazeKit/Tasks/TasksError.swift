@@ -1,21 +1,25 @@
 import Foundation
 
-/// Everything a `HandLandmarker` throws (or hands to the live-stream delegate). Mirrors the error
-/// conditions of MediaPipe Tasks' HandLandmarker, each as its own case.
-public enum HandLandmarkerError: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
+/// Everything BlazeKit's MediaPipe Tasks-style APIs throw, or hand to a live-stream delegate:
+/// `HandLandmarker`, `FaceLandmarker` and `TasksFaceDetector` (as MediaPipe's tasks share one
+/// error domain). Each error condition of MediaPipe's tasks is its own case. Engine errors behind
+/// a failure are kept (`underlyingError`), not turned into text. `HandLandmarkerError`,
+/// `FaceLandmarkerError` and `TasksFaceDetectorError` are this type under the task's name.
+public enum TasksError: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
     /// `numHands` outside `1...HandLandmarkerOptions.maximumNumHands`.
     case invalidNumHands(Int)
-    /// A confidence option outside [0, 1] (or NaN); `name` is the option's name.
+    /// `numFaces` outside `1...FaceLandmarkerOptions.maximumNumFaces`.
+    case invalidNumFaces(Int)
+    /// A confidence or threshold option outside [0, 1] (or NaN); `name` is the option's name.
     case invalidConfidence(name: String, value: Float)
     /// Another option is invalid (message says which and why).
     case invalidOption(String)
-    /// `detect(image:)` / `detect(videoFrame:…)` / `detectAsync(…)` called on a landmarker made for
-    /// another running mode.
+    /// A `detect…` method called on a task made for another running mode.
     case runningModeMismatch(method: String, runningMode: RunningMode)
-    /// `.liveStream` without a `handLandmarkerLiveStreamDelegate`.
-    case missingLiveStreamDelegate
-    /// A live-stream delegate given for `.image` or `.video` mode.
-    case unexpectedLiveStreamDelegate(runningMode: RunningMode)
+    /// `.liveStream` without a live-stream delegate; `option` names the options' delegate property.
+    case missingLiveStreamDelegate(option: String)
+    /// A live-stream delegate (`option`) given for `.image` or `.video` mode.
+    case unexpectedLiveStreamDelegate(option: String, runningMode: RunningMode)
     /// Video / live-stream timestamps must strictly increase.
     case nonIncreasingTimestamp(previous: Int, received: Int)
     /// `modelAssetPath` names a MediaPipe `.task` or `.tflite` file: it must be converted with
@@ -36,24 +40,26 @@ public enum HandLandmarkerError: Error, Sendable, Equatable, CustomStringConvert
         switch self {
         case .invalidNumHands(let n):
             "numHands must be in 1…\(HandLandmarkerOptions.maximumNumHands), got \(n)"
+        case .invalidNumFaces(let n):
+            "numFaces must be in 1…\(FaceLandmarkerOptions.maximumNumFaces), got \(n)"
         case .invalidConfidence(let name, let value):
             "\(name) must be in [0, 1], got \(value)"
         case .invalidOption(let message):
             message
         case .runningModeMismatch(let method, let mode):
             "\(method) is not allowed in running mode \(mode.rawValue); "
-                + "use \(HandLandmarkerError.method(for: mode)) or create the landmarker with another runningMode"
-        case .missingLiveStreamDelegate:
-            "running mode liveStream needs a handLandmarkerLiveStreamDelegate (or use HandLandmarker.liveStream(options:)); "
+                + "use \(TasksError.method(for: mode)) or create the task with another runningMode"
+        case .missingLiveStreamDelegate(let option):
+            "running mode liveStream needs a \(option) (or use liveStream(options:), an AsyncStream of the results); "
                 + "the options hold the delegate weakly, so keep your own strong reference to it: a delegate created inline "
                 + "in the assignment is already gone"
-        case .unexpectedLiveStreamDelegate(let mode):
-            "a handLandmarkerLiveStreamDelegate is only allowed in running mode liveStream, not \(mode.rawValue)"
+        case .unexpectedLiveStreamDelegate(let option, let mode):
+            "a \(option) is only allowed in running mode liveStream, not \(mode.rawValue)"
         case .nonIncreasingTimestamp(let previous, let received):
             "timestamps must strictly increase: got \(received) ms after \(previous) ms"
         case .unconvertedModel(let path):
-            "\(path) is a MediaPipe model file; convert it first with `blaze-model convert IN.tflite -o OUT.bkm` "
-                + "(or `blaze-model convert IN.task --output-dir DIR`) and set modelAssetPath to the folder holding the .bkm files"
+            "\(path) is a MediaPipe model file; convert it first with `blaze-model convert IN.task --output-dir DIR` "
+                + "(or `blaze-model convert IN.tflite -o OUT.bkm`) and set modelAssetPath to the folder holding the .bkm files"
         case .modelNotFound(let message, _):
             message
         case .invalidModel(let message, _):
@@ -63,7 +69,7 @@ public enum HandLandmarkerError: Error, Sendable, Equatable, CustomStringConvert
         case .invalidImage(let message, _):
             "invalid image: \(message)"
         case .closed(let method):
-            "\(method) called after close(); create a new landmarker"
+            "\(method) called after close(); create a new one"
         }
     }
 
@@ -88,3 +94,10 @@ public enum HandLandmarkerError: Error, Sendable, Equatable, CustomStringConvert
         }
     }
 }
+
+/// What a `HandLandmarker` throws: `TasksError`.
+public typealias HandLandmarkerError = TasksError
+/// What a `FaceLandmarker` throws: `TasksError`.
+public typealias FaceLandmarkerError = TasksError
+/// What a `TasksFaceDetector` throws: `TasksError`.
+public typealias TasksFaceDetectorError = TasksError
