@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """LiteRT parity fixtures for the MediaPipe 0.10.21 wheel models not covered by
-``make_parity_fixtures.py``, and a report for the ones too big to commit.
+``make_parity_fixtures.py``.
 
 The wheel (``pip install mediapipe==0.10.21``) ships 14 ``.tflite`` files under
 ``mediapipe/modules/``. Seven are already checked by ``make_parity_fixtures.py``
@@ -22,17 +22,47 @@ Cases:
   seeded per model; element ``i`` in row-major order is ``lo + (hi - lo) * u`` with
   ``u = (next() >> 11) / 2**53`` in float64, rounded to float32. The test regenerates the input,
   so it is not stored.
-* ``photo_<stem>`` (where cheap): a photo of Tests/Fixtures/testdata/images resized with Pillow
+* ``photo_<stem>``: a photo of Tests/Fixtures/testdata/images, either resized with Pillow
   BILINEAR to the input size (``stretch``: aspect not kept, as MediaPipe's selfie graphs do;
-  ``letterbox``: aspect kept, centred, black padding, as its pose detector does). The input is
-  stored as raw uint8 RGB bytes ``<case>.input.u8`` (H·W·3, row-major); the tensor is
+  ``letterbox``: aspect kept, centred, black padding, as its pose detector does), or cut from a
+  rotated ROI the way MediaPipe's graph for that model would cut it (``roi``, below). The input
+  is stored as raw uint8 RGB bytes ``<case>.input.u8`` (H·W·3, row-major); the tensor is
   ``float32(v) / 255`` for [0, 1] models and ``float32(v) / 127.5 - 1`` for [-1, 1] ones,
   computed in float32 exactly so by the Swift test.
 
+ROI crops (``ROI_BUILDERS``) are cut by ``image_to_tensor`` of
+Tools/fixtures/pipeline/make_detector_inputs.py (OpenCV 4.x ``warpPerspective``, INTER_LINEAR,
+as MediaPipe's CPU ImageToTensorCalculator), with MediaPipe's rect maths from the same file
+(``detection_to_rect``: DetectionsToRects rotation; ``transform_rect``: RectTransformation):
+
+* ``iris_landmark`` / ``photo_sergey_portrait``: the left-eye ROI of MediaPipe's iris graph
+  (``iris_landmark_landmarks_to_roi``): the tight box of eye corners 33 and 133, rotated so that
+  33 -> 133 is horizontal, scaled 2.3, square_long; corners from MediaPipe's own 478 face
+  landmarks of that photo (committed: ``face_mesh_attention/sergey_portrait.json``); 64x64, no
+  letterbox, BORDER_REPLICATE (the eye is well inside the photo).
+* ``hand_recrop`` / ``photo_two_hands_open_palms``: holistic's re-crop ROI
+  (``hand_landmarks_from_pose_to_recrop_roi``: HandDetectionsFromPoseToRectsCalculator with the
+  0.10.21 rule -- centre = "middle finger" (2·index + pinky) / 3, side = 2·|middle - wrist|,
+  rotated so wrist -> middle points up -- then scale 2.7, shift_y -0.1, square_long) and
+  ``hand_recrop_by_roi`` (256x256, keep aspect, [0, 1], default BORDER_REPLICATE). Holistic
+  takes wrist / pinky / index from the pose landmarks; that photo shows no body for the pose
+  model, so hand 0 of MediaPipe Hands' reference landmarks stands in for them (committed:
+  Tests/Fixtures/testdata/reference/two_hands_open_palms.hands_model_complexity_1.json; WRIST,
+  PINKY_MCP, INDEX_FINGER_MCP). So it is the crop holistic would make from a pose whose hand
+  points sat on those knuckles, not one MediaPipe itself produced.
+* ``pose_landmark_full`` / ``photo_woman_sitting_street``: the pose graph's tracking ROI
+  (``pose_landmarks_to_roi``: alignment landmarks 33 -> 34, centre 33, side 2·|34 - 33|, rotated
+  so 33 -> 34 points up, scale 1.25, square_long; 256x256, keep aspect, [0, 1], BORDER_REPLICATE),
+  with landmarks 33 and 34 from LiteRT's pose_landmark_full (XNNPACK) on the whole photo
+  letterboxed to 256x256 (zero border), letterbox removed: one tracking step, as MediaPipe
+  does from frame to frame.
+
 Outputs are stored as float32 ``.npy`` (``<stem>/<case>/<sanitized name>.npy``). An output of
 more than ``MAX_STORED`` elements is subsampled deterministically: the flat (row-major) array
-with stride ``ceil(n / MAX_STORED)`` from element 0; the manifest records ``stride`` and the
-full output's ``max_abs`` (the tolerance is relative to the full output).
+with stride ``ceil(n / MAX_STORED)`` from element 0, raised to the next value coprime with the
+last dimension (so every channel is sampled: pose_landmark_full's 64x64x39 heatmap would
+otherwise give channel 0 only); the manifest records ``stride`` and the full output's
+``max_abs`` (the tolerance is relative to the full output).
 
 For ``face_landmark_with_attention`` LiteRT cannot run MediaPipe's three custom ops
 (Landmarks2TransformMatrix, TransformTensorBilinear, TransformLandmarks): ``mediapipe_custom_ops.py``
@@ -41,15 +71,15 @@ feeding their results back until they settle. Its photo cases reuse the committe
 the v1 mesh fixtures (``Tests/BlazeEngineTests/Fixtures/parity/face_landmark/photo_*/input.npy``,
 same 192x192 [0, 1] input), named in the manifest as ``npy_input``.
 
-Models up to 3 MB are copied to ``models/<stem>.tflite`` (unmodified wheel files, Apache-2.0;
-provenance in README.md there). Bigger ones (``pose_landmark_full``, 6.4 MB) are not committed:
-pass ``--blaze-model .build/release/blaze-model`` to convert and run them (and every other model
-here) through our CLI and print the same measure, against XNNPACK and against TFLite's builtin
-and reference kernels (which tells our error from XNNPACK's); nothing is written for them.
+Every model is copied to ``models/<stem>.tflite`` (unmodified wheel files, Apache-2.0;
+provenance in README.md there; ``pose_landmark_full`` is the big one, 6.4 MB). Pass
+``--blaze-model .build/release/blaze-model`` to also convert and run each model through our CLI
+and print the same measure, against XNNPACK and against TFLite's builtin and reference kernels
+(which tells our error from XNNPACK's); that report writes nothing.
 
 Run (from the repository root)::
 
-    pip install ai-edge-litert numpy pillow mediapipe==0.10.21
+    pip install ai-edge-litert numpy pillow mediapipe==0.10.21 "opencv-python-headless<5"
     python3 Tools/parity/make_wheel_parity_fixtures.py [--blaze-model .build/release/blaze-model]
 """
 from __future__ import annotations
@@ -71,11 +101,12 @@ from PIL import Image
 from ai_edge_litert.interpreter import Interpreter, OpResolverType
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures", "pipeline"))
 from mediapipe_custom_ops import CustomOpRunner  # noqa: E402
+from make_detector_inputs import detection_to_rect, image_to_tensor, load_rgb, transform_rect  # noqa: E402
 
 WHEEL_VERSION = "0.10.21"
 MAX_STORED = 4096
-COMMIT_LIMIT = 3 * 1024 * 1024
 # stem -> wheel path under mediapipe/modules, input range, SplitMix64 seed, photo cases.
 MODELS = {
     "selfie_segmentation": dict(path="selfie_segmentation/selfie_segmentation.tflite", range=(0.0, 1.0), seed=1601,
@@ -84,9 +115,12 @@ MODELS = {
                                           range=(0.0, 1.0), seed=1602, photos=[("couple_with_dog.jpg", "stretch")]),
     "pose_detection": dict(path="pose_detection/pose_detection.tflite", range=(-1.0, 1.0), seed=1603,
                            photos=[("woman_sitting_street.jpg", "letterbox")]),
-    "hand_recrop": dict(path="holistic_landmark/hand_recrop.tflite", range=(0.0, 1.0), seed=1604, photos=[]),
-    "iris_landmark": dict(path="iris_landmark/iris_landmark.tflite", range=(0.0, 1.0), seed=1605, photos=[]),
-    "pose_landmark_full": dict(path="pose_landmark/pose_landmark_full.tflite", range=(0.0, 1.0), seed=1606, photos=[]),
+    "hand_recrop": dict(path="holistic_landmark/hand_recrop.tflite", range=(0.0, 1.0), seed=1604,
+                        photos=[("two_hands_open_palms.jpg", "roi")]),
+    "iris_landmark": dict(path="iris_landmark/iris_landmark.tflite", range=(0.0, 1.0), seed=1605,
+                          photos=[("sergey_portrait.png", "roi")]),
+    "pose_landmark_full": dict(path="pose_landmark/pose_landmark_full.tflite", range=(0.0, 1.0), seed=1606,
+                               photos=[("woman_sitting_street.jpg", "roi")]),
     "face_landmark_with_attention": dict(path="face_landmark/face_landmark_with_attention.tflite", range=(0.0, 1.0),
                                          seed=1607, photos=[], custom_ops=True,
                                          npy_inputs=["face_landmark/photo_grace_hopper", "face_landmark/photo_sergey_portrait"]),
@@ -122,6 +156,72 @@ def photo_bytes(path: str, height: int, width: int, mode: str) -> np.ndarray:
         out = Image.new("RGB", (width, height))
         out.paste(img.resize((w, h), Image.BILINEAR), ((width - w) // 2, (height - h) // 2))
     return np.asarray(out, dtype=np.uint8)
+
+
+f32 = np.float32
+
+
+def iris_roi(root, rgb, wheel):
+    """Left-eye ROI (corners 33, 133) from MediaPipe's committed 478 landmarks of the photo."""
+    lm = json.load(open(os.path.join(root, "Tests", "BlazeConvertTests", "Fixtures", "wheel",
+                                     "face_mesh_attention", "sergey_portrait.json")))["landmarks"]
+    H, W = rgb.shape[:2]
+    kps = [[f32(lm[i][0]), f32(lm[i][1])] for i in (33, 133)]
+    x0, y0 = min(k[0] for k in kps), min(k[1] for k in kps)
+    det = {"box": [x0, y0, max(k[0] for k in kps) - x0, max(k[1] for k in kps) - y0], "kps": kps}
+    rect = detection_to_rect(det, W, H, 0, 1, 0.0)
+    return transform_rect(rect, W, H, 2.3, 2.3, 0.0, 0.0, True), False, "replicate"
+
+
+def hand_recrop_roi(root, rgb, wheel):
+    """Holistic's re-crop ROI, hand 0's wrist / pinky MCP / index MCP in place of the pose's points."""
+    hand = json.load(open(os.path.join(root, "Tests", "Fixtures", "testdata", "reference",
+                                       "two_hands_open_palms.hands_model_complexity_1.json")))["hands"][0]
+    H, W = rgb.shape[:2]
+    pts = {p["name"]: (f32(p["x"]) * f32(W), f32(p["y"]) * f32(H)) for p in hand["landmarks"]}
+    (xw, yw), (xp, yp), (xi, yi) = pts["WRIST"], pts["PINKY_MCP"], pts["INDEX_FINGER_MCP"]
+    xm, ym = (f32(2) * xi + xp) / f32(3), (f32(2) * yi + yp) / f32(3)
+    size = f32(math.hypot(float(xm - xw), float(ym - yw))) * f32(2)
+    rot = f32(float(f32(math.pi / 2) - np.arctan2(-(ym - yw), xm - xw)))
+    rot = f32(float(rot) - 2 * math.pi * math.floor((float(rot) + math.pi) / (2 * math.pi)))
+    rect = [xm / f32(W), ym / f32(H), size / f32(W), size / f32(H), rot]
+    return transform_rect(rect, W, H, 2.7, 2.7, 0.0, -0.1, True), True, "replicate"
+
+
+def pose_roi(root, rgb, wheel):
+    """One tracking step: LiteRT pose_landmark_full on the letterboxed photo, ROI from landmarks 33, 34."""
+    H, W = rgb.shape[:2]
+    x, pad, _ = image_to_tensor(rgb, None, 256, 256, True, "zero", 0.0, 1.0)
+    it = Interpreter(model_path=os.path.join(wheel, "pose_landmark/pose_landmark_full.tflite"), num_threads=1)
+    it.allocate_tensors()
+    it.set_tensor(it.get_input_details()[0]["index"], x)
+    it.invoke()
+    lm = it.get_tensor(it.get_output_details()[0]["index"]).reshape(39, 5)
+    l, t, r, b = (f32(v) for v in pad)
+    pts = [((lm[i, 0] / f32(256) - l) / (f32(1) - l - r) * f32(W), (lm[i, 1] / f32(256) - t) / (f32(1) - t - b) * f32(H))
+           for i in (33, 34)]
+    (xs, ys), (xe, ye) = pts
+    size = f32(math.hypot(float(xe - xs), float(ye - ys))) * f32(2)
+    rot = f32(float(f32(math.pi / 2) - np.arctan2(-(ye - ys), xe - xs)))
+    rot = f32(float(rot) - 2 * math.pi * math.floor((float(rot) + math.pi) / (2 * math.pi)))
+    rect = [xs / f32(W), ys / f32(H), size / f32(W), size / f32(H), rot]
+    return transform_rect(rect, W, H, 1.25, 1.25, 0.0, 0.0, True), True, "replicate"
+
+
+ROI_BUILDERS = {"iris_landmark": iris_roi, "hand_recrop": hand_recrop_roi, "pose_landmark_full": pose_roi}
+
+
+def roi_photo_bytes(stem, root, wheel, path, height, width):
+    rgb = load_rgb(path)
+    rect, keep_aspect, border = ROI_BUILDERS[stem](root, rgb, wheel)
+    # lo 0, hi 255: the warped uint8 values themselves, as float32.
+    t, _, _ = image_to_tensor(rgb, rect, width, height, keep_aspect, border, 0.0, 255.0)
+    u8 = t[0].astype(np.uint8)
+    assert np.array_equal(u8.astype(f32), t[0])
+    desc = (f"ROI (xc, yc, w, h, rot) = ({', '.join(format(float(v), '.6g') for v in rect)}) of the "
+            f"{rgb.shape[1]}x{rgb.shape[0]} photo, OpenCV warpPerspective to {width}x{height}, "
+            f"{'letterbox' if keep_aspect else 'no letterbox'}, {border} border (see the docstring)")
+    return u8, desc
 
 
 def to_tensor(u8: np.ndarray, lo: float) -> np.ndarray:
@@ -185,7 +285,7 @@ def main():
             continue
         src = os.path.join(args.wheel_modules, spec["path"])
         data = open(src, "rb").read()
-        commit = len(data) <= COMMIT_LIMIT
+        commit = True
         it = Interpreter(model_path=src, num_threads=1)
         detail = it.get_input_details()[0]
         shape = [int(v) for v in detail["shape"]]
@@ -197,10 +297,15 @@ def main():
             cases.append((f"photo_{rel.split('photo_')[1]}", x, None,
                           f"the input of Tests/BlazeEngineTests/Fixtures/parity/{rel}/input.npy (a face crop, see make_parity_fixtures.py)"))
         for image, mode in spec["photos"]:
-            u8 = photo_bytes(os.path.join(args.images_dir, image), shape[1], shape[2], mode)
+            if mode == "roi":
+                u8, how = roi_photo_bytes(stem, root, args.wheel_modules, os.path.join(args.images_dir, image),
+                                          shape[1], shape[2])
+                how = f"{image}: {how}, "
+            else:
+                u8 = photo_bytes(os.path.join(args.images_dir, image), shape[1], shape[2], mode)
+                how = f"{image} resized ({mode}, Pillow BILINEAR) to {shape[2]}x{shape[1]}, "
             cases.append((f"photo_{os.path.splitext(image)[0]}", to_tensor(u8, lo)[None], u8,
-                          f"{image} resized ({mode}, Pillow BILINEAR) to {shape[2]}x{shape[1]}, "
-                          + ("v/255" if lo == 0.0 else "v/127.5-1")))
+                          how + ("v/255" if lo == 0.0 else "v/127.5-1")))
         entry = {"source": f"mediapipe=={WHEEL_VERSION} wheel: mediapipe/modules/{spec['path']}",
                  "sha256": hashlib.sha256(data).hexdigest(), "bytes": len(data), "committed": commit,
                  "input": {"name": detail["name"], "shape": shape, "range": [lo, hi], "seed": spec["seed"]},
@@ -226,6 +331,8 @@ def main():
                 spread = max((relative(o[k][1], y) for _, o in others), default=None)
                 n = y.size
                 stride = max(1, math.ceil(n / MAX_STORED))
+                while stride > 1 and math.gcd(stride, y.shape[-1]) != 1:
+                    stride += 1
                 outputs.append({"name": oname, "file": sanitize(oname) + ".npy", "shape": list(y.shape),
                                 "stride": stride, "max_abs": float(np.max(np.abs(y))), "spread": spread})
                 if commit:

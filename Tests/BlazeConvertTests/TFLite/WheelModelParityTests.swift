@@ -16,7 +16,8 @@ import Testing
 /// Bound per output: `max|Δ| / max(1, max|ref|) ≤ max(1e-4, 2 · spread)`, where `spread` is the
 /// same measure between LiteRT's XNNPACK and its builtin kernels (the larger of the optimised and
 /// reference resolvers), recorded by the script; null when only XNNPACK can run the model.
-/// Outputs above 4096 values are compared on the script's deterministic stride subsample.
+/// Outputs above 4096 values are compared on the script's deterministic stride subsample (a stride
+/// coprime with the last dimension, so every channel is sampled).
 @Suite("Wheel models against LiteRT")
 struct WheelModelParityTests {
     struct Output: Decodable { let name: String; let file: String; let shape: [Int]; let stride: Int; let max_abs: Float; let spread: Float? }
@@ -29,15 +30,17 @@ struct WheelModelParityTests {
         try JSONDecoder().decode(Manifest.self, from: Data(contentsOf: TFLiteTestSupport.fixtureURL("wheel/manifest.json")))
     }
     static let committed = [
-        "face_landmark_with_attention", "hand_recrop", "iris_landmark", "pose_detection", "selfie_segmentation",
+        "face_landmark_with_attention", "hand_recrop", "iris_landmark", "pose_detection", "pose_landmark_full", "selfie_segmentation",
         "selfie_segmentation_landscape"
     ]
 
     @Test func manifestListsEveryWheelModel() throws {
         let m = try Self.manifest.get()
         #expect(m.models.filter(\.value.committed).keys.sorted() == Self.committed)
-        // 14 in the wheel: 7 here (pose_landmark_full, 6.4 MB, not committed), 7 in the bundled-model parity fixtures.
-        #expect(m.models.count + m.covered_elsewhere.count == 14)
+        // 14 in the wheel: 7 here, all committed, 7 in the bundled-model parity fixtures.
+        #expect(m.models.count == 7 && m.models.count + m.covered_elsewhere.count == 14)
+        // Every committed model has a real-photo case besides its random one.
+        for (stem, net) in m.models { #expect(net.cases.contains { $0.name.hasPrefix("photo_") }, "\(stem) has no photo case") }
     }
 
     @Test(arguments: committed)
