@@ -141,6 +141,18 @@ def transpose_conv_model(in_shape, out_c, kernel, stride, padding, weights, bias
     return bytes(b.Output())
 
 
+def run_and_save(path, x, stem):
+    """Runs the one-op model at `path` in LiteRT (1 thread) on `x`; saves `stem`.input/.output.npy."""
+    interpreter = Interpreter(model_path=path, num_threads=1)
+    interpreter.allocate_tensors()
+    interpreter.set_tensor(interpreter.get_input_details()[0]["index"], x)
+    interpreter.invoke()
+    y = interpreter.get_tensor(interpreter.get_output_details()[0]["index"])
+    np.save(stem + ".input.npy", x)
+    np.save(stem + ".output.npy", y)
+    return y
+
+
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -157,13 +169,7 @@ def main():
         corners = np.array([-3.0, 0.0, 3.0, -3.0001, -2.9999, 2.9999, 3.0001, -1e-7, 1e-7, -6, 6, -0.5, 0.5],
                            dtype=np.float32)
         x.reshape(-1)[: corners.size] = corners
-        interpreter = Interpreter(model_path=path, num_threads=1)
-        interpreter.allocate_tensors()
-        interpreter.set_tensor(interpreter.get_input_details()[0]["index"], x)
-        interpreter.invoke()
-        y = interpreter.get_tensor(interpreter.get_output_details()[0]["index"])
-        np.save(os.path.join(args.out, name + ".input.npy"), x)
-        np.save(os.path.join(args.out, name + ".output.npy"), y)
+        y = run_and_save(path, x, os.path.join(args.out, name))
         print(f"{name}: {path} ({len(data)} bytes), output range [{y.min():.4f}, {y.max():.4f}]")
     for name, (in_shape, out_c, kernel, stride, padding) in CUSTOM_OPS.items():
         weights = rng.uniform(-1, 1, size=[out_c, kernel[0], kernel[1], in_shape[3]]).astype(np.float32)
@@ -173,13 +179,7 @@ def main():
         with open(path, "wb") as f:
             f.write(data)
         x = rng.uniform(-2, 2, size=in_shape).astype(np.float32)
-        interpreter = Interpreter(model_path=path, num_threads=1)
-        interpreter.allocate_tensors()
-        interpreter.set_tensor(interpreter.get_input_details()[0]["index"], x)
-        interpreter.invoke()
-        y = interpreter.get_tensor(interpreter.get_output_details()[0]["index"])
-        np.save(os.path.join(args.out, name + ".input.npy"), x)
-        np.save(os.path.join(args.out, name + ".output.npy"), y)
+        y = run_and_save(path, x, os.path.join(args.out, name))
         print(f"{name}: {path} ({len(data)} bytes), output {list(y.shape)} range [{y.min():.4f}, {y.max():.4f}]")
 
 
