@@ -169,6 +169,18 @@ def lockstep(args, workdir):
     return rows, isa
 
 
+def print_table(builds, rows):
+    """The markdown table: rows of (model, threads, LiteRT ms, [(BlazeKit ms, ratio) per build])."""
+    header, rule = "| model | threads | LiteRT ms |", "|---|---:|---:|"
+    for build in builds:
+        header += f" {build} ms | {build} / LiteRT |"
+        rule += "---:|---:|"
+    print(header)
+    print(rule)
+    for stem, threads, ref, ours in rows:
+        print(f"| {stem} | {threads} | {ref:.3f} |" + "".join(f" {ms:.3f} | {ratio:.2f} |" for ms, ratio in ours))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--threads", type=int, nargs="+", default=[1, 2])
@@ -210,14 +222,7 @@ def main():
               + f". Lockstep: blocks of {args.block} runs alternating between LiteRT and BlazeKit, "
               f"{args.rounds * args.runs} runs per side; times are medians of all runs, ratio = median of "
               f"the per-block-pair ratios = BlazeKit / LiteRT (< 1: BlazeKit faster).\n")
-        header, rule = "| model | threads | LiteRT ms |", "|---|---:|---:|"
-        for build in args.builds:
-            header += f" {build} ms | {build} / LiteRT |"
-            rule += "---:|---:|"
-        print(header)
-        print(rule)
-        for (stem, threads), (ref, ours) in rows.items():
-            print(f"| {stem} | {threads} | {ref:.3f} |" + "".join(f" {ms:.3f} | {ratio:.2f} |" for ms, ratio in ours.values()))
+        print_table(args.builds, [(stem, threads, ref, list(ours.values())) for (stem, threads), (ref, ours) in rows.items()])
         return
 
     litert = {}   # (stem, threads) -> [round medians]
@@ -252,22 +257,12 @@ def main():
           f"LiteRT {litert_version} (XNNPACK), {cores_note}. Best of {args.rounds} interleaved rounds of "
           f"{args.runs} runs, median per round, measurements whose threads lacked a core repeated; "
           f"ratio = BlazeKit / LiteRT (< 1: BlazeKit faster).\n")
-    header = "| model | threads | LiteRT ms |"
-    rule = "|---|---:|---:|"
-    for build in args.builds:
-        header += f" {build} ms | {build} / LiteRT |"
-        rule += "---:|---:|"
-    print(header)
-    print(rule)
+    table = []
     for stem in args.model:
         for threads in args.threads:
             ref = min(litert[(stem, threads)])
-            row = f"| {stem} | {threads} | {ref:.3f} |"
-            for build in args.builds:
-                ms = min(ours[(build, stem, threads)])
-                row += f" {ms:.3f} | {ms / ref:.2f} |"
-            print(row)
-
+            table.append((stem, threads, ref, [(min(ours[(b, stem, threads)]), min(ours[(b, stem, threads)]) / ref) for b in args.builds]))
+    print_table(args.builds, table)
 
 if __name__ == "__main__":
     main()
