@@ -74,7 +74,7 @@ SOURCES = os.path.join(ROOT, "Models", "sources")
 RESOURCES = os.path.join(ROOT, "Benchmarks", "Resources")
 FACES_IMAGE = os.path.join(RESOURCES, "three_people_640.png")
 HANDS_IMAGE = os.path.join(RESOURCES, "woman_sitting_street_640.png")
-PIPELINES = ["faces_fast", "hands_video_tracked", "face_landmarker_image", "face_landmarker_video_tracked"]
+PIPELINE_NAMES = ["faces_fast", "hands_video_tracked", "face_landmarker_image", "face_landmarker_video_tracked"]
 WARMUP = 5
 FRAME_MS = 33
 
@@ -284,7 +284,7 @@ def main():
     ap.add_argument("--threads", type=int, nargs="+", default=[1],
                     help="BlazeKit thread counts (MediaPipe has no knob: always its default, see the docstring)")
     ap.add_argument("--runs", type=int, default=100, help="timed calls per side, pipeline, thread count and round")
-    ap.add_argument("--pipeline", nargs="+", choices=PIPELINES, default=PIPELINES)
+    ap.add_argument("--pipeline", nargs="+", choices=PIPELINE_NAMES, default=PIPELINE_NAMES)
     add_common_arguments(ap, "pipeline")
     args = ap.parse_args()
 

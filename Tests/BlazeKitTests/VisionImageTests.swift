@@ -125,8 +125,11 @@ import Testing
         #expect(ImageOrientation.up.rawValue == 0 && ImageOrientation.right.rawValue == 3 && ImageOrientation.rightMirrored.rawValue == 7)
         var image = try VisionImage(width: 3, height: 2, format: .gray8, orientation: .right)
         #expect(image.uprightWidth == 2 && image.uprightHeight == 3)
+        #expect(image.uprightSize == ImageSize(width: 2, height: 3) && image.size == ImageSize(width: 3, height: 2))
+        #expect("\(image.uprightSize)" == "2×3" && image.uprightSize.pixelCount == 6)
         image.orientation = .downMirrored
         #expect(image.uprightWidth == 3 && image.uprightHeight == 2)
+        #expect(image.uprightSize == image.size)
         let _: MPImage = image
     }
 

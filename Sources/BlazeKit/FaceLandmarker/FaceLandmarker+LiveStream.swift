@@ -39,44 +39,38 @@ extension FaceLandmarker {
     public func detectAsync(image: VisionImage, timestampInMilliseconds timestamp: Int) throws -> Bool {
         let method = "detectAsync(image:timestampInMilliseconds:)"
         try checkMode(.liveStream, method: method)
-        return try lock.withLock {
-            if closed { throw FaceLandmarkerError.closed(method: method) }
-            try acceptTimestamp(timestamp)
-            if busy {
-                stats.droppedFrames += 1
-                return false
-            }
-            busy = true
-            enqueueLiveStreamFrame(image, timestamp: timestamp)
-            return true
-        }
+        return try liveStream.submit(
+            method: method, timestamp: timestamp,
+            accept: { try lock.withLock { try acceptTimestamp(timestamp) } },
+            process: { [self] in
+                let outcome: Result<FaceLandmarkerResult, FaceLandmarkerError>
+                do {
+                    outcome = .success(try frameLock.withLock { try processTracked(image, timestamp: timestamp) })
+                } catch let error as FaceLandmarkerError {
+                    outcome = .failure(error)
+                } catch {
+                    outcome = .failure(.invalidImage("\(error)", underlying: error as? BlazeError))
+                }
+                return FaceLandmarkerLiveStreamResult(timestampInMilliseconds: timestamp, result: outcome)
+            },
+            deliver: { [self] in deliver($0) })
     }
 
-    private func enqueueLiveStreamFrame(_ image: VisionImage, timestamp: Int) {
-        processingQueue.async { [self] in
-            beforeLiveStreamFrame?(timestamp)
-            let outcome: Result<FaceLandmarkerResult, FaceLandmarkerError>
-            do {
-                outcome = .success(try frameLock.withLock { try processTracked(image, timestamp: timestamp) })
-            } catch let error as FaceLandmarkerError {
-                outcome = .failure(error)
-            } catch {
-                outcome = .failure(.invalidImage("\(error)", underlying: error as? BlazeError))
-            }
-            // Free for the next frame before delivering, so a slow delegate does not drop frames.
-            lock.withLock { busy = false }
-            callbackQueue.async { [self] in deliver(outcome, timestamp: timestamp) }
-        }
-    }
-
-    func deliver(_ outcome: Result<FaceLandmarkerResult, FaceLandmarkerError>, timestamp: Int) {
-        continuation?.yield(FaceLandmarkerLiveStreamResult(timestampInMilliseconds: timestamp, result: outcome))
+    /// Hands one live-stream result to the delegate (on the callback queue).
+    private func deliver(_ frame: FaceLandmarkerLiveStreamResult) {
         guard let delegate = options.faceLandmarkerLiveStreamDelegate else { return }
-        switch outcome {
+        let timestamp = frame.timestampInMilliseconds
+        switch frame.result {
         case .success(let result):
             delegate.faceLandmarker(self, didFinishDetection: result, timestampInMilliseconds: timestamp, error: nil)
         case .failure(let error):
             delegate.faceLandmarker(self, didFinishDetection: nil, timestampInMilliseconds: timestamp, error: error)
         }
+    }
+
+    /// Test hook: runs on the processing queue before a live-stream frame is processed.
+    var beforeLiveStreamFrame: (@Sendable (Int) -> Void)? {
+        get { liveStream.beforeFrame }
+        set { liveStream.beforeFrame = newValue }
     }
 }

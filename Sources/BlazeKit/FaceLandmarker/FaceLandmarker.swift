@@ -29,8 +29,7 @@ import Foundation
 /// `FaceDetector` is the ML Kit-style API over the same nets (frames, contours, probabilities,
 /// Euler angles); this class gives MediaPipe's raw outputs.
 public final class FaceLandmarker: @unchecked Sendable {
-    // @unchecked: mutable state (`tracker`, `stats`, `busy`, `closed`) is only touched under
-    // `lock`; sessions are borrowed from `pool` by one thread at a time; the rest is immutable.
+    // @unchecked: mutable state (`tracker`, `stats`) is only touched under `lock`; sessions are borrowed from `pool` by one thread at a time; the rest is immutable.
 
     /// The options the landmarker was made with (the delegate is still held weakly).
     public let options: FaceLandmarkerOptions
@@ -41,13 +40,8 @@ public final class FaceLandmarker: @unchecked Sendable {
     let frameLock = NSLock()
     private var tracker: FaceLandmarkerTracker?
     var stats = FaceLandmarkerStatistics()
-    var busy = false
-    var closed = false
-    let processingQueue = DispatchQueue(label: "BlazeKit.FaceLandmarker.processing")
-    let callbackQueue = DispatchQueue(label: "BlazeKit.FaceLandmarker.callbacks")
-    let continuation: AsyncStream<FaceLandmarkerLiveStreamResult>.Continuation?
-    /// Test hook: runs on the processing queue before a live-stream frame is processed.
-    var beforeLiveStreamFrame: (@Sendable (Int) -> Void)?
+    /// Live-stream frames, dropped frames and `close()`.
+    let liveStream: LiveStreamRunner<FaceLandmarkerLiveStreamResult>
 
     /// Creates a landmarker; loads and checks its nets (the blendshape net only when
     /// `outputFaceBlendshapes`).
@@ -73,32 +67,25 @@ public final class FaceLandmarker: @unchecked Sendable {
         pipeline = FaceLandmarkerPipeline(options: options)
         pool = FaceSessionPool(models: models, threads: options.numThreads)
         tracker = options.runningMode == .image ? nil : FaceLandmarkerTracker()
-        self.continuation = continuation
+        liveStream = LiveStreamRunner(label: "FaceLandmarker", continuation: continuation)
     }
 
     /// Ends the landmarker's use: every later `detect…` call throws `FaceLandmarkerError.closed`.
     /// In live stream, frames accepted before `close()` are still processed and delivered, then
     /// the `AsyncStream` of `liveStream(options:)` finishes. Calling it again does nothing.
     public func close() {
-        lock.withLock {
-            guard !closed else { return }
-            closed = true
-            guard let continuation else { return }
-            processingQueue.async { [callbackQueue] in
-                callbackQueue.async { continuation.finish() }
-            }
-        }
-    }
-
-    deinit {
-        continuation?.finish()
+        liveStream.close()
     }
 
     /// Session sets this landmarker has made; for checks within the package.
     package var sessionSetsCreated: Int { pool.created }
 
     /// What the landmarker has done so far (frames, detector, mesh and blendshape runs).
-    public var statistics: FaceLandmarkerStatistics { lock.withLock { stats } }
+    public var statistics: FaceLandmarkerStatistics {
+        var statistics = lock.withLock { stats }
+        statistics.droppedFrames = liveStream.droppedFrames
+        return statistics
+    }
 
     // MARK: - Detection
 
@@ -139,7 +126,7 @@ public final class FaceLandmarker: @unchecked Sendable {
     }
 
     func checkMode(_ expected: RunningMode, method: String) throws {
-        if lock.withLock({ closed }) { throw FaceLandmarkerError.closed(method: method) }
+        try liveStream.checkOpen(method: method)
         guard options.runningMode == expected else {
             throw FaceLandmarkerError.runningModeMismatch(method: method, runningMode: options.runningMode)
         }

@@ -27,7 +27,7 @@ struct FaceLandmarkerPipeline: Sendable {
     /// ≥ `minFaceDetectionConfidence`, weighted NMS at IoU 0.5 (the FaceLandmarker graph's value),
     /// the first `numFaces`.
     func detectFaceROIs(in image: VisionImage, session: Session) throws -> [NormalizedRect] {
-        let w = image.uprightWidth, h = image.uprightHeight
+        let size = image.uprightSize
         let transform = try image.toTensor(roi: nil, options: configuration.detectorCrop, into: session.inputBuffers[0])
         session.runInPlace()
         let outputs = session.outputBuffers
@@ -38,7 +38,7 @@ struct FaceLandmarkerPipeline: Sendable {
             .map { $0.projected(by: transform.projection) }
             .filter(\.isFinite)
             .prefix(options.numFaces)
-            .map { faceMeshROI(fromDetection: $0, imageWidth: w, imageHeight: h, flavor: .tasks) }
+            .map { faceMeshROI(fromDetection: $0, imageSize: size, flavor: .tasks) }
     }
 
     /// One frame. `tracker == nil`: image mode (detector on every call). Otherwise video / live
@@ -53,7 +53,7 @@ struct FaceLandmarkerPipeline: Sendable {
         work: inout FaceFrameWork
     ) throws -> FaceLandmarkerResult {
         guard let meshSession = sessions.mesh else { preconditionFailure("a FaceLandmarker's sessions always have a mesh session") }
-        let w = image.uprightWidth, h = image.uprightHeight
+        let size = image.uprightSize
         var rects: [TrackedRect]
         if var state = tracker {
             if state.previous.count >= options.numFaces {
@@ -84,11 +84,11 @@ struct FaceLandmarkerPipeline: Sendable {
 
         var landmarks = raw
         if var state = tracker {
-            state.previous = zip(raw, ids).map { TrackedRect(rect: faceMeshROI(fromLandmarks: $0, imageWidth: w, imageHeight: h), trackingID: $1) }
+            state.previous = zip(raw, ids).map { TrackedRect(rect: faceMeshROI(fromLandmarks: $0, imageSize: size), trackingID: $1) }
             if options.numFaces == 1 {
                 smoothTracked(
                     &landmarks, ids: ids, smoothers: &state.smoothers, options: .faceLandmarker,
-                    imageWidth: w, imageHeight: h, timestamp: timestamp)
+                    imageSize: size, timestamp: timestamp)
             }
             tracker = state
         } else {
@@ -101,7 +101,7 @@ struct FaceLandmarkerPipeline: Sendable {
                 work.blendshapeRuns += 1
                 // A non-finite blendshape output gives zeros rather than dropping the face.
                 let scores =
-                    FaceMeshStages.blendshapes(face, imageWidth: w, imageHeight: h, session: blendSession)
+                    FaceMeshStages.blendshapes(face, imageSize: size, session: blendSession)
                     ?? [Float](repeating: 0, count: faceBlendshapeNames.count)
                 blendshapes.append(
                     Classifications(
@@ -113,7 +113,7 @@ struct FaceLandmarkerPipeline: Sendable {
         var matrices: [TransformMatrix] = []
         if options.outputFacialTransformationMatrixes {
             for face in landmarks {
-                let matrix = facePose(landmarks: face, imageWidth: w, imageHeight: h)?.matrix
+                let matrix = facePose(landmarks: face, imageSize: size)?.matrix
                 matrices.append(
                     TransformMatrix(
                         rows: 4, columns: 4,

@@ -20,7 +20,7 @@ extension FaceDetector {
     /// 3. From a kept mesh: landmarks and contours (§5.2), Euler angles (§5.3), and with
     ///    classification the blendshape net (§5.5).
     func detectFaces(in image: VisionImage, sessions: FaceSessions) throws -> FaceFrameResult {
-        let width = image.uprightWidth, height = image.uprightHeight
+        let size = image.uprightSize
         let session = sessions.detector
         let transform = try image.toTensor(roi: nil, options: configuration.detectorCrop, into: session.inputBuffers[0])
         session.runInPlace()
@@ -34,8 +34,8 @@ extension FaceDetector {
             .map { $0.projected(by: transform.projection) }
             .filter { $0.isFinite && Double($0.box.width) >= minFaceSize }
 
-        var faces = detections.map { makeFace(from: $0, imageWidth: width, imageHeight: height) }
-        let rects = detections.map { faceMeshROI(fromDetection: $0, imageWidth: width, imageHeight: height, flavor: .tasks) }
+        var faces = detections.map { makeFace(from: $0, imageSize: size) }
+        let rects = detections.map { faceMeshROI(fromDetection: $0, imageSize: size, flavor: .tasks) }
 
         if let meshSession = sessions.mesh, !detections.isEmpty {
             for i in faces.indices { faces[i].meshStatus = .unmatched }
@@ -44,7 +44,7 @@ extension FaceDetector {
                 .filter(\.isFinite)
             for (meshIndex, faceIndex) in Self.matchMeshDetections(meshDetections, to: detections) {
                 let roi = faceMeshROI(
-                    fromDetection: meshDetections[meshIndex], imageWidth: width, imageHeight: height,
+                    fromDetection: meshDetections[meshIndex], imageSize: size,
                     flavor: .tasks)
                 guard let landmarks = try runMesh(on: image, roi: roi, session: meshSession) else {
                     faces[faceIndex].meshStatus = .rejected
@@ -52,9 +52,9 @@ extension FaceDetector {
                 }
                 var blendshapes: [Float]?
                 if let blendSession = sessions.blendshapes {
-                    blendshapes = runBlendshapes(landmarks, imageWidth: width, imageHeight: height, session: blendSession)
+                    blendshapes = runBlendshapes(landmarks, imageSize: size, session: blendSession)
                 }
-                attachMesh(landmarks, blendshapes: blendshapes, to: &faces[faceIndex], imageWidth: width, imageHeight: height)
+                attachMesh(landmarks, blendshapes: blendshapes, to: &faces[faceIndex], imageSize: size)
             }
         }
         return FaceFrameResult(faces: faces, trackingRects: rects)
@@ -86,8 +86,8 @@ extension FaceDetector {
 
     /// The detector fields of a face: frame, score, keypoints, and the keypoint-based Euler
     /// estimate (replaced when a mesh is attached).
-    func makeFace(from detection: Detection, imageWidth: Int, imageHeight: Int) -> Face {
-        let w = Double(imageWidth), h = Double(imageHeight)
+    func makeFace(from detection: Detection, imageSize: ImageSize) -> Face {
+        let w = Double(imageSize.width), h = Double(imageSize.height)
         let box = detection.box
         let frame = VisionRect(
             x: Double(box.xmin) * w, y: Double(box.ymin) * h,
@@ -110,22 +110,22 @@ extension FaceDetector {
     }
 
     /// The blendshape net (`FaceMeshStages.blendshapes`).
-    func runBlendshapes(_ landmarks: [NormalizedLandmark], imageWidth: Int, imageHeight: Int, session: Session) -> [Float]? {
-        FaceMeshStages.blendshapes(landmarks, imageWidth: imageWidth, imageHeight: imageHeight, session: session)
+    func runBlendshapes(_ landmarks: [NormalizedLandmark], imageSize: ImageSize, session: Session) -> [Float]? {
+        FaceMeshStages.blendshapes(landmarks, imageSize: imageSize, session: session)
     }
 
     /// Fills the mesh-based fields of `face`.
     func attachMesh(
         _ landmarks: [NormalizedLandmark], blendshapes: [Float]?, to face: inout Face,
-        imageWidth: Int, imageHeight: Int
+        imageSize: ImageSize
     ) {
-        let w = Double(imageWidth), h = Double(imageHeight)
+        let w = Double(imageSize.width), h = Double(imageSize.height)
         let points = landmarks.map { Vision3DPoint(x: Double($0.x) * w, y: Double($0.y) * h, z: Double($0.z) * w) }
         face.mesh = points
         face.meshStatus = .computed
         func point(_ i: Int) -> VisionPoint { VisionPoint(x: points[i].x, y: points[i].y) }
 
-        if let pose = facePose(landmarks: landmarks, imageWidth: imageWidth, imageHeight: imageHeight),
+        if let pose = facePose(landmarks: landmarks, imageSize: imageSize),
             pose.matrix.allSatisfy(\.isFinite)
         {
             let e = pose.eulerAngles

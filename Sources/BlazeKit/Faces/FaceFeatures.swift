@@ -58,3 +58,9 @@ extension FaceKeypoint {
         }
     }
 }
+
+/// BlazeFace keypoint indices (docs/pipelines.md §3). "Right"/"left" are the *subject's* sides: the
+/// right eye is on the image left of a non-mirrored photo.
+public enum FaceKeypoint: Int, Sendable, CaseIterable {
+    case rightEye = 0, leftEye, noseTip, mouthCenter, rightEarTragion, leftEarTragion
+}

@@ -28,9 +28,9 @@ enum FaceMeshStages {
 
     /// The blendshape net on the 146-point subset in upright-image pixels (§5.5): 52 scores in
     /// `faceBlendshapeNames` order, or nil if an output is not finite.
-    static func blendshapes(_ landmarks: [NormalizedLandmark], imageWidth: Int, imageHeight: Int, session: Session) -> [Float]? {
+    static func blendshapes(_ landmarks: [NormalizedLandmark], imageSize: ImageSize, session: Session) -> [Float]? {
         let input = session.inputBuffers[0]
-        let w = Float(imageWidth), h = Float(imageHeight)
+        let w = Float(imageSize.width), h = Float(imageSize.height)
         for (k, index) in blendshapeLandmarkIndices.enumerated() {
             input[2 * k] = landmarks[index].x * w
             input[2 * k + 1] = landmarks[index].y * h

@@ -28,8 +28,6 @@ public struct Vision3DPoint: Sendable, Hashable, CustomStringConvertible {
     public var description: String { "(\(x), \(y), \(z))" }
 }
 
-/// An axis-aligned rectangle in pixels of the upright image (the role of `CGRect` in ML Kit):
-/// top-left corner `(x, y)` and size. Floating point, never rounded or clamped.
 /// A width and height in pixels (`CGSize` of ML Kit's iOS API).
 public struct VisionSize: Sendable, Hashable {
     public var width: Double
@@ -41,6 +39,8 @@ public struct VisionSize: Sendable, Hashable {
     }
 }
 
+/// An axis-aligned rectangle in pixels of the upright image (the role of `CGRect` in ML Kit):
+/// top-left corner `(x, y)` and size. Floating point, never rounded or clamped.
 public struct VisionRect: Sendable, Hashable, CustomStringConvertible {
     public var x: Double
     public var y: Double

@@ -41,52 +41,44 @@ extension HandLandmarker {
         image: VisionImage, timestampInMilliseconds timestamp: Int,
         regionOfInterest: NormalizedRect? = nil
     ) throws -> Bool {
-        try checkMode(.liveStream, method: "detectAsync(image:timestampInMilliseconds:)")
+        let method = "detectAsync(image:timestampInMilliseconds:)"
+        try checkMode(.liveStream, method: method)
         try Self.validate(regionOfInterest)
-        // Queued under `lock`, so a concurrent `close()` queues the end of the stream after it.
-        return try lock.withLock {
-            if closed { throw HandLandmarkerError.closed(method: "detectAsync(image:timestampInMilliseconds:)") }
-            try acceptTimestamp(timestamp)
-            if busy {
-                stats.droppedFrames += 1
-                return false
-            }
-            busy = true
-            enqueueLiveStreamFrame(image, region: regionOfInterest, timestamp: timestamp)
-            return true
-        }
+        return try liveStream.submit(
+            method: method, timestamp: timestamp,
+            accept: { try lock.withLock { try acceptTimestamp(timestamp) } },
+            process: { [self] in
+                let outcome: Result<HandLandmarkerResult, HandLandmarkerError>
+                do {
+                    outcome = .success(
+                        try frameLock.withLock {
+                            try processTracked(image, region: regionOfInterest, timestamp: timestamp)
+                        })
+                } catch let error as HandLandmarkerError {
+                    outcome = .failure(error)
+                } catch {
+                    outcome = .failure(.invalidImage("\(error)", underlying: error as? BlazeError))
+                }
+                return HandLandmarkerLiveStreamResult(timestampInMilliseconds: timestamp, result: outcome)
+            },
+            deliver: { [self] in deliver($0) })
     }
 
-    /// Processes one accepted live-stream frame on `processingQueue` and delivers its result.
-    private func enqueueLiveStreamFrame(_ image: VisionImage, region regionOfInterest: NormalizedRect?, timestamp: Int) {
-        processingQueue.async { [self] in
-            beforeLiveStreamFrame?(timestamp)
-            let outcome: Result<HandLandmarkerResult, HandLandmarkerError>
-            do {
-                outcome = .success(
-                    try frameLock.withLock {
-                        try processTracked(image, region: regionOfInterest, timestamp: timestamp)
-                    })
-            } catch let error as HandLandmarkerError {
-                outcome = .failure(error)
-            } catch {
-                outcome = .failure(.invalidImage("\(error)", underlying: error as? BlazeError))
-            }
-            // Free for the next frame before delivering, so a slow delegate does not drop frames;
-            // the serial callback queue keeps the deliveries in order.
-            lock.withLock { busy = false }
-            callbackQueue.async { [self] in deliver(outcome, timestamp: timestamp) }
-        }
-    }
-
-    func deliver(_ outcome: Result<HandLandmarkerResult, HandLandmarkerError>, timestamp: Int) {
-        continuation?.yield(HandLandmarkerLiveStreamResult(timestampInMilliseconds: timestamp, result: outcome))
+    /// Hands one live-stream result to the delegate (on the callback queue).
+    private func deliver(_ frame: HandLandmarkerLiveStreamResult) {
         guard let delegate = options.handLandmarkerLiveStreamDelegate else { return }
-        switch outcome {
+        let timestamp = frame.timestampInMilliseconds
+        switch frame.result {
         case .success(let result):
             delegate.handLandmarker(self, didFinishDetection: result, timestampInMilliseconds: timestamp, error: nil)
         case .failure(let error):
             delegate.handLandmarker(self, didFinishDetection: nil, timestampInMilliseconds: timestamp, error: error)
         }
+    }
+
+    /// Test hook: runs on the processing queue before a live-stream frame is processed.
+    var beforeLiveStreamFrame: (@Sendable (Int) -> Void)? {
+        get { liveStream.beforeFrame }
+        set { liveStream.beforeFrame = newValue }
     }
 }

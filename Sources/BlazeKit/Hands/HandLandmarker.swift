@@ -30,7 +30,7 @@ import Foundation
 /// parallel (each borrows its own pair of sessions); video calls are serialized, as their frames
 /// depend on each other.
 public final class HandLandmarker: @unchecked Sendable {
-    // @unchecked: mutable state (`tracker`, `stats`, `busy`) is only touched under `lock`;
+    // @unchecked: mutable state (`tracker`, `stats`) is only touched under `lock`;
     // sessions are borrowed from `pool` by one thread at a time; the rest is immutable.
 
     /// The options the landmarker was made with (the delegate is still held weakly).
@@ -42,15 +42,9 @@ public final class HandLandmarker: @unchecked Sendable {
     let frameLock = NSLock()
     private var tracker: HandTracker?
     var stats = HandLandmarkerStatistics()
-    var busy = false
-    /// Set by `close()`: every later call throws `HandLandmarkerError.closed`.
-    var closed = false
-    private let smoothing: LandmarkSmoother.Options?
-    let processingQueue = DispatchQueue(label: "BlazeKit.HandLandmarker.processing")
-    let callbackQueue = DispatchQueue(label: "BlazeKit.HandLandmarker.callbacks")
-    let continuation: AsyncStream<HandLandmarkerLiveStreamResult>.Continuation?
-    /// Test hook: runs on the processing queue before a live-stream frame is processed.
-    var beforeLiveStreamFrame: (@Sendable (Int) -> Void)?
+    private let smoothing: LandmarkSmoothingOptions?
+    /// Live-stream frames, dropped frames and `close()`.
+    let liveStream: LiveStreamRunner<HandLandmarkerLiveStreamResult>
 
     /// Creates a landmarker; loads and checks the two nets.
     ///
@@ -78,7 +72,7 @@ public final class HandLandmarker: @unchecked Sendable {
         pool = SessionPool(models: models, threads: options.numThreads)
         tracker = options.runningMode == .image ? nil : HandTracker()
         smoothing = options.smoothLandmarks && options.runningMode != .image ? options.smoothingParameters : nil
-        self.continuation = continuation
+        liveStream = LiveStreamRunner(label: "HandLandmarker", continuation: continuation)
     }
 
     /// Ends the landmarker's use: every later `detect…` call throws `HandLandmarkerError.closed`.
@@ -86,20 +80,7 @@ public final class HandLandmarker: @unchecked Sendable {
     /// the `AsyncStream` of `liveStream(options:)` finishes (so a `for await` loop ends). Calling
     /// it again does nothing. Releasing the landmarker also finishes the stream.
     public func close() {
-        lock.withLock {
-            guard !closed else { return }
-            closed = true
-            guard let continuation else { return }
-            // After the frames already queued for processing (they are queued under `lock` too),
-            // and after their deliveries.
-            processingQueue.async { [callbackQueue] in
-                callbackQueue.async { continuation.finish() }
-            }
-        }
-    }
-
-    deinit {
-        continuation?.finish()
+        liveStream.close()
     }
 
     /// Session sets this landmarker has made (one per call that ran at the same time as others);
@@ -107,7 +88,11 @@ public final class HandLandmarker: @unchecked Sendable {
     package var sessionSetsCreated: Int { pool.created }
 
     /// What the landmarker has done so far (frames, palm detector and landmark net runs).
-    public var statistics: HandLandmarkerStatistics { lock.withLock { stats } }
+    public var statistics: HandLandmarkerStatistics {
+        var statistics = lock.withLock { stats }
+        statistics.droppedFrames = liveStream.droppedFrames
+        return statistics
+    }
 
     // MARK: - Detection
 
@@ -151,7 +136,7 @@ public final class HandLandmarker: @unchecked Sendable {
     // MARK: - Internals
 
     func checkMode(_ expected: RunningMode, method: String) throws {
-        if lock.withLock({ closed }) { throw HandLandmarkerError.closed(method: method) }
+        try liveStream.checkOpen(method: method)
         guard options.runningMode == expected else {
             throw HandLandmarkerError.runningModeMismatch(method: method, runningMode: options.runningMode)
         }

@@ -78,7 +78,7 @@ public struct HandLandmarkerOptions: Sendable {
     public var smoothLandmarks = false
     /// One-Euro constants; default MediaPipe Tasks FaceLandmarker's (min_cutoff 0.05, beta 80,
     /// derivate_cutoff 1).
-    public var smoothingParameters: LandmarkSmoother.Options = .faceLandmarker
+    public var smoothingParameters: LandmarkSmoothingOptions = .faceLandmarker
     /// Threads one net inference may use (the calling thread included); `nil` = every core.
     /// Results are identical for every value.
     public var numThreads: Int?

@@ -50,8 +50,8 @@ struct HandPipeline: Sendable {
         let palms = nonMaxSuppression(raw, iouThreshold: Self.palmNMSThreshold, algorithm: .weighted)
             .prefix(numHands)
             .map { $0.projected(by: transform.projection) }
-        let w = image.uprightWidth, h = image.uprightHeight
-        return palms.map { handROI(fromPalm: $0, imageWidth: w, imageHeight: h) }
+        let size = image.uprightSize
+        return palms.map { handROI(fromPalm: $0, imageSize: size) }
             .filter { !$0.isEmptySentinel && $0.width > 0 && $0.height > 0 && $0.xCenter.isFinite && $0.yCenter.isFinite }
     }
 
@@ -96,8 +96,8 @@ struct FoundHand {
 
 extension NormalizedRect {
     /// True when the point (normalized upright coordinates) lies inside this (rotated) rect.
-    func contains(x: Float, y: Float, imageWidth: Int, imageHeight: Int) -> Bool {
-        let w = Float(imageWidth), h = Float(imageHeight)
+    func contains(x: Float, y: Float, imageSize: ImageSize) -> Bool {
+        let w = Float(imageSize.width), h = Float(imageSize.height)
         let dx = (x - xCenter) * w, dy = (y - yCenter) * h
         let c = cos(rotation), s = sin(rotation)
         let u = c * dx + s * dy, v = -s * dx + c * dy

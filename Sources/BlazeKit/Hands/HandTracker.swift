@@ -25,10 +25,10 @@ extension HandPipeline {
     /// Hands are de-duplicated in every mode (S11).
     func process(
         _ image: VisionImage, region: NormalizedRect?, timestamp: Int, tracker: inout HandTracker?,
-        minTrackingConfidence: Float, smoothing: LandmarkSmoother.Options?, sessions: HandSessions,
+        minTrackingConfidence: Float, smoothing: LandmarkSmoothingOptions?, sessions: HandSessions,
         work: inout FrameWork
     ) throws -> HandLandmarkerResult {
-        let w = image.uprightWidth, h = image.uprightHeight
+        let size = image.uprightSize
         var rects: [TrackedRect]
         if var state = tracker {
             if state.previous.count >= numHands {
@@ -52,7 +52,7 @@ extension HandPipeline {
                 found.append(FoundHand(hand: hand, trackingID: r.trackingID))
             }
         }
-        let kept = deduplicatedHandIndices(found.map(\.hand.landmarks), imageWidth: w, imageHeight: h)
+        let kept = deduplicatedHandIndices(found.map(\.hand.landmarks), imageSize: size)
         found = kept.map { found[$0] }
 
         var landmarks = found.map(\.hand.landmarks)
@@ -62,14 +62,14 @@ extension HandPipeline {
             // Next-frame ROIs from the raw (unsmoothed) landmarks; with a region of interest, a
             // hand whose ROI centre has left the region is no longer tracked.
             state.previous = zip(found, ids).compactMap { hand, id in
-                let next = handROI(fromLandmarks: hand.hand.landmarks, imageWidth: w, imageHeight: h)
-                if let region, !region.contains(x: next.xCenter, y: next.yCenter, imageWidth: w, imageHeight: h) { return nil }
+                let next = handROI(fromLandmarks: hand.hand.landmarks, imageSize: size)
+                if let region, !region.contains(x: next.xCenter, y: next.yCenter, imageSize: size) { return nil }
                 return TrackedRect(rect: next, trackingID: id)
             }
             if let smoothing {
                 smoothTracked(
                     &landmarks, ids: ids, smoothers: &state.smoothers, options: smoothing,
-                    imageWidth: w, imageHeight: h, timestamp: timestamp)
+                    imageSize: size, timestamp: timestamp)
             }
             tracker = state
         }

@@ -37,6 +37,10 @@ public struct VisionImage: Sendable {
     public var uprightWidth: Int { orientation.swapsWidthAndHeight ? height : width }
     /// Height of the upright image.
     public var uprightHeight: Int { orientation.swapsWidthAndHeight ? width : height }
+    /// Stored size in pixels (before `orientation`).
+    public var size: ImageSize { ImageSize(width: width, height: height) }
+    /// Size of the upright image: the one every result's coordinates refer to.
+    public var uprightSize: ImageSize { ImageSize(width: uprightWidth, height: uprightHeight) }
     /// True when the pixels live in caller memory (see the lifetime rule above).
     public var isBorrowed: Bool { !storage.isOwned }
 

@@ -28,7 +28,7 @@ func binaryClassification(probability p: Float, labels: (String, String)) -> Cla
 
 /// How the hand model's handedness output is named (docs/pipelines.md §6.5). The probability `p`
 /// (output `Identity_2`) is the same in both; only the names of index 0 and 1 differ.
-public enum HandednessConvention: Sendable, Hashable {
+enum HandednessConvention: Sendable, Hashable {
     /// MediaPipe Tasks: index 0 = "Right", 1 = "Left" — the anatomical hand of a non-mirrored
     /// image.
     case tasks
@@ -37,7 +37,7 @@ public enum HandednessConvention: Sendable, Hashable {
     case legacy
 
     /// Labels of index 0 and 1.
-    public var labels: (String, String) {
+    var labels: (String, String) {
         switch self {
         case .tasks: ("Right", "Left")
         case .legacy: ("Left", "Right")

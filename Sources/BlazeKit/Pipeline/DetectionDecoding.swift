@@ -5,18 +5,18 @@ import Foundation
 /// (docs/pipelines.md S3). Fixed for all three models and therefore not options: box layout
 /// `x, y, w, h` (`reverse_output_order`), box offset 0, keypoints from coordinate 4 as `(x, y)`
 /// pairs, sigmoid scores, no exponential on w/h, one class.
-public struct DetectionDecoderOptions: Sendable, Hashable {
+struct DetectionDecoderOptions: Sendable, Hashable {
     /// Floats per anchor in the box tensor (16 for BlazeFace, 18 for the palm detector).
-    public var coordinatesPerAnchor: Int
-    public var keypointCount: Int
+    var coordinatesPerAnchor: Int
+    var keypointCount: Int
     /// `x_scale = y_scale = w_scale = h_scale`: the tensor size in pixels.
-    public var scale: Float
+    var scale: Float
     /// Keep a detection iff `score >= minScore` (docs/pipelines.md §1.2).
-    public var minScore: Float
+    var minScore: Float
     /// Logits are clamped to ±this before the sigmoid (`score_clipping_thresh`).
-    public var scoreClippingThreshold: Float
+    var scoreClippingThreshold: Float
 
-    public init(
+    init(
         coordinatesPerAnchor: Int, keypointCount: Int, scale: Float, minScore: Float,
         scoreClippingThreshold: Float = 100
     ) {
@@ -28,22 +28,22 @@ public struct DetectionDecoderOptions: Sendable, Hashable {
     }
 
     /// BlazeFace short range: 16 coordinates, 6 keypoints, S = 128, threshold 0.5.
-    public static let faceShortRange = DetectionDecoderOptions(
+    static let faceShortRange = DetectionDecoderOptions(
         coordinatesPerAnchor: 16, keypointCount: 6,
         scale: 128, minScore: 0.5)
     /// BlazeFace full range: 16 coordinates, 6 keypoints, S = 192, threshold **0.6** — the value
     /// the legacy graph really uses even when 0.5 is requested (docs/pipelines.md §3 note). Tasks
     /// passes `min_detection_confidence` (default 0.5) instead.
-    public static let faceFullRange = DetectionDecoderOptions(
+    static let faceFullRange = DetectionDecoderOptions(
         coordinatesPerAnchor: 16, keypointCount: 6,
         scale: 192, minScore: 0.6)
     /// Palm detector: 18 coordinates, 7 keypoints, S = 192, threshold 0.5.
-    public static let palm = DetectionDecoderOptions(
+    static let palm = DetectionDecoderOptions(
         coordinatesPerAnchor: 18, keypointCount: 7,
         scale: 192, minScore: 0.5)
 
     /// A copy with another score threshold (e.g. the user's `min_detection_confidence`).
-    public func withMinScore(_ minScore: Float) -> DetectionDecoderOptions {
+    func withMinScore(_ minScore: Float) -> DetectionDecoderOptions {
         var copy = self
         copy.minScore = minScore
         return copy

@@ -3,7 +3,7 @@ extension Detection {
     /// `DetectionProjectionCalculator`: projects every keypoint and the four box corners with
     /// the 4×4 row-major S1 projection matrix (`matrix.count == 16`) and takes the
     /// axis-aligned bounding box of the projected corners.
-    public func projected(by matrix: [Float]) -> Detection {
+    func projected(by matrix: [Float]) -> Detection {
         precondition(matrix.count == 16, "a projection matrix has 16 elements, got \(matrix.count)")
         let m0 = matrix[0], m1 = matrix[1], m3 = matrix[3], m4 = matrix[4], m5 = matrix[5], m7 = matrix[7]
         func project(_ x: Float, _ y: Float) -> (Float, Float) { (x * m0 + y * m1 + m3, x * m4 + y * m5 + m7) }
@@ -29,7 +29,7 @@ extension Detection {
     /// `DetectionLetterboxRemovalCalculator` (legacy palm graph): removes letterbox padding
     /// given as fractions of the tensor size. Identical to `projected(by:)` for an unrotated
     /// whole-image ROI.
-    public func removingLetterbox(left: Float, top: Float, right: Float, bottom: Float) -> Detection {
+    func removingLetterbox(left: Float, top: Float, right: Float, bottom: Float) -> Detection {
         let sx = 1 - (left + right), sy = 1 - (top + bottom)
         var out = self
         out.box = BoundingBox(
@@ -42,7 +42,7 @@ extension Detection {
     /// The Tasks FaceDetector's integer pixel box: each of `xmin·W`, `ymin·H`, `width·W`,
     /// `height·H` truncated toward zero, then clamped to `0…W` or `0…H`. The right edge
     /// `x + width` may therefore exceed W.
-    public func pixelBoundingBox(imageWidth: Int, imageHeight: Int) -> (x: Int, y: Int, width: Int, height: Int) {
+    func pixelBoundingBox(imageSize: ImageSize) -> (x: Int, y: Int, width: Int, height: Int) {
         func convert(_ v: Float, _ size: Int) -> Int {
             let scaled = v * Float(size)
             guard scaled.isFinite else { return scaled > 0 ? size : 0 }
@@ -52,8 +52,8 @@ extension Detection {
             return Int(truncated)
         }
         return (
-            convert(box.xmin, imageWidth), convert(box.ymin, imageHeight),
-            convert(box.width, imageWidth), convert(box.height, imageHeight)
+            convert(box.xmin, imageSize.width), convert(box.ymin, imageSize.height),
+            convert(box.width, imageSize.width), convert(box.height, imageSize.height)
         )
     }
 }

@@ -9,8 +9,8 @@ import Foundation
 /// MCP – pinky MCP, in pixels.
 ///
 /// - Precondition: every hand has 21 landmarks.
-func deduplicatedHandIndices(_ hands: [[NormalizedLandmark]], imageWidth: Int, imageHeight: Int) -> [Int] {
-    let w = imageWidth, h = imageHeight
+func deduplicatedHandIndices(_ hands: [[NormalizedLandmark]], imageSize: ImageSize) -> [Int] {
+    let w = imageSize.width, h = imageSize.height
     func distance(_ a: NormalizedLandmark, _ b: NormalizedLandmark) -> Float {
         // std::pow on floats promotes to double; sqrt in double, stored as float.
         let dx = Double((a.x - b.x) * Float(w)), dy = Double((a.y - b.y) * Float(h))

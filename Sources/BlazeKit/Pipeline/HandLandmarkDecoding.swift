@@ -1,22 +1,22 @@
 import BlazeEngine
 
 /// The hand landmark model's outputs for one ROI, decoded (docs/pipelines.md §6.4, §6.5).
-public struct DecodedHand: Sendable, Hashable {
+struct DecodedHand: Sendable, Hashable {
     /// 21 landmarks, normalized to the image (S8 with normalize_z 0.4, rect path).
-    public var landmarks: [NormalizedLandmark]
+    var landmarks: [NormalizedLandmark]
     /// 21 world landmarks in metres, rotated by the ROI rotation (S8 step 4).
-    public var worldLandmarks: [WorldLandmark]
+    var worldLandmarks: [WorldLandmark]
     /// Hand presence probability (output 1, already a probability). A hand is kept iff
     /// `presence > threshold` (`passesPresenceThreshold`).
-    public var presence: Float
+    var presence: Float
     /// P(index 0) of the handedness output (output 2).
-    public var handednessProbability: Float
+    var handednessProbability: Float
     /// The handedness category for the convention asked for.
-    public var handedness: ClassificationCategory
+    var handedness: ClassificationCategory
 }
 
 /// Number of landmarks of the hand model.
-public let handLandmarkCount = 21
+let handLandmarkCount = 21
 
 /// Decodes the four outputs of `hand_landmark_full/lite` run on the crop of `roi`.
 ///

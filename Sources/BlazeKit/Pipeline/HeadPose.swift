@@ -1,26 +1,26 @@
 import Foundation
 
 /// MediaPipe's facial transformation matrix and ML Kit-style Euler angles (docs/pipelines.md §5.3).
-public struct FacePose: Sendable, Hashable {
+struct FacePose: Sendable, Hashable {
     /// The 4×4 pose matrix, row-major: `[s·R | t]` mapping the canonical face model (cm,
     /// right-handed, y up) into the camera space (camera looks along −z), bottom row 0 0 0 1.
     /// MediaPipe's `facial_transformation_matrixes` entry.
-    public var matrix: [Float]
+    var matrix: [Float]
     /// Head Euler angles in degrees (BlazeKit's convention, see `HeadEulerAngles`).
-    public var eulerAngles: HeadEulerAngles
+    var eulerAngles: HeadEulerAngles
 }
 
 /// ML Kit's head Euler angles in degrees (docs/pipelines.md §5.3, BlazeKit's choice), from
 /// `R = Rz(roll)·Ry(yaw)·Rx(pitch)` of the pose rotation.
-public struct HeadEulerAngles: Sendable, Hashable {
+struct HeadEulerAngles: Sendable, Hashable {
     /// −pitch: positive = the face looks up.
-    public var x: Float
+    var x: Float
     /// +yaw: positive = nose turned towards image +x (the camera's right).
-    public var y: Float
+    var y: Float
     /// +roll: positive = counter-clockwise on screen.
-    public var z: Float
+    var z: Float
 
-    public init(x: Float, y: Float, z: Float) {
+    init(x: Float, y: Float, z: Float) {
         self.x = x
         self.y = y
         self.z = z
@@ -28,7 +28,7 @@ public struct HeadEulerAngles: Sendable, Hashable {
 
     /// Decomposes the rotation part of a 4×4 row-major pose matrix (its scale removed by the
     /// length of column 0): `yaw = asin(−R20)`, `pitch = atan2(R21, R22)`, `roll = atan2(R10, R00)`.
-    public init(poseMatrix m: [Float]) {
+    init(poseMatrix m: [Float]) {
         precondition(m.count == 16, "a pose matrix has 16 elements, got \(m.count)")
         let scale = (Double(m[0]) * Double(m[0]) + Double(m[4]) * Double(m[4]) + Double(m[8]) * Double(m[8])).squareRoot()
         func r(_ i: Int, _ j: Int) -> Double { Double(m[i * 4 + j]) / scale }
@@ -53,13 +53,13 @@ private let nearPlane = 1.0
 ///   only the first 468 are used, so both mesh versions work.
 /// - Returns: nil for fewer than 468 landmarks, for a face whose landmarks lie within 1e-3 of
 ///   their mean (MediaPipe skips such faces), or where the solver fails.
-func facePose(landmarks: [NormalizedLandmark], imageWidth: Int, imageHeight: Int) -> FacePose? {
-    guard landmarks.count >= 468, imageWidth > 0, imageHeight > 0 else { return nil }
+func facePose(landmarks: [NormalizedLandmark], imageSize: ImageSize) -> FacePose? {
+    guard landmarks.count >= 468, imageSize.width > 0, imageSize.height > 0 else { return nil }
     let mesh = landmarks.prefix(468)
     if isTooCompact(mesh) { return nil }
 
     let heightAtNear = 2 * nearPlane * tan(0.5 * verticalFieldOfViewDegrees * Double.pi / 180)
-    let widthAtNear = Double(imageWidth) * heightAtNear / Double(imageHeight)
+    let widthAtNear = Double(imageSize.width) * heightAtNear / Double(imageSize.height)
     let left = -0.5 * widthAtNear, bottom = -0.5 * heightAtNear
     // Screen coordinates at the near plane (y flipped: origin top-left).
     let screen = mesh.map { lm in

@@ -2,15 +2,15 @@ import BlazeEngine
 import Foundation
 
 /// Options of MediaPipe's `TensorsToLandmarksCalculator` (docs/pipelines.md S8 step 1).
-public struct LandmarkDecoderOptions: Sendable, Hashable {
-    public var landmarkCount: Int
+struct LandmarkDecoderOptions: Sendable, Hashable {
+    var landmarkCount: Int
     /// Tensor size in pixels (`input_image_width/height`).
-    public var tensorWidth: Int
-    public var tensorHeight: Int
+    var tensorWidth: Int
+    var tensorHeight: Int
     /// `normalize_z`: extra divisor of z (hands 0.4, faces 1.0).
-    public var normalizeZ: Float
+    var normalizeZ: Float
 
-    public init(landmarkCount: Int, tensorWidth: Int, tensorHeight: Int, normalizeZ: Float = 1) {
+    init(landmarkCount: Int, tensorWidth: Int, tensorHeight: Int, normalizeZ: Float = 1) {
         self.landmarkCount = landmarkCount
         self.tensorWidth = tensorWidth
         self.tensorHeight = tensorHeight
@@ -18,11 +18,11 @@ public struct LandmarkDecoderOptions: Sendable, Hashable {
     }
 
     /// Hand landmark model: 21 points, 224², normalize_z 0.4.
-    public static let hand = LandmarkDecoderOptions(landmarkCount: 21, tensorWidth: 224, tensorHeight: 224, normalizeZ: 0.4)
+    static let hand = LandmarkDecoderOptions(landmarkCount: 21, tensorWidth: 224, tensorHeight: 224, normalizeZ: 0.4)
     /// Face mesh v1 (`face_landmark.tflite`): 468 points, 192².
-    public static let faceMesh = LandmarkDecoderOptions(landmarkCount: 468, tensorWidth: 192, tensorHeight: 192)
+    static let faceMesh = LandmarkDecoderOptions(landmarkCount: 468, tensorWidth: 192, tensorHeight: 192)
     /// Face mesh v2 (Tasks `face_landmarks_detector`): 478 points, 256².
-    public static let faceMeshV2 = LandmarkDecoderOptions(landmarkCount: 478, tensorWidth: 256, tensorHeight: 256)
+    static let faceMeshV2 = LandmarkDecoderOptions(landmarkCount: 478, tensorWidth: 256, tensorHeight: 256)
 }
 
 /// docs/pipelines.md S8 step 1: `landmarkCount` triples `(x, y, z)` in tensor pixels → normalized
@@ -75,7 +75,7 @@ func projectLandmarks(_ landmarks: [NormalizedLandmark], onto rect: NormalizedRe
 }
 
 /// docs/pipelines.md S8 step 3, *matrix path* (Tasks face landmarks): project `(x, y)` with the 4×4
-/// row-major matrix (`projectionMatrix(for:imageWidth:imageHeight:)` of the ROI); `Z = z·zs`
+/// row-major matrix (`projectionMatrix(for:imageSize:)` of the ROI); `Z = z·zs`
 /// with `zs` the length of the projected unit x-segment.
 func projectLandmarks(_ landmarks: [NormalizedLandmark], matrix: [Float]) -> [NormalizedLandmark] {
     precondition(matrix.count == 16, "a projection matrix has 16 elements, got \(matrix.count)")
@@ -110,8 +110,8 @@ func decodeWorldLandmarks(_ raw: UnsafeBufferPointer<Float>, count: Int, rotatio
 /// The 4×4 row-major matrix from normalized ROI coordinates to normalized image coordinates
 /// for `rect` on a W×H image, without letterbox (MediaPipe's
 /// `GetRotatedSubRectToRectTransformMatrix`, docs/pipelines.md S1 step 7; Float32 in the C++ order).
-func projectionMatrix(for rect: NormalizedRect, imageWidth: Int, imageHeight: Int) -> [Float] {
-    let iw = Float(imageWidth), ih = Float(imageHeight)
+func projectionMatrix(for rect: NormalizedRect, imageSize: ImageSize) -> [Float] {
+    let iw = Float(imageSize.width), ih = Float(imageSize.height)
     return rotatedSubRectToRectMatrix(
         centerX: rect.xCenter * iw, centerY: rect.yCenter * ih, width: rect.width * iw,
         height: rect.height * ih, rotation: rect.rotation, imageWidth: iw, imageHeight: ih)

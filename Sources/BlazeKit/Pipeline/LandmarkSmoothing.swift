@@ -1,3 +1,30 @@
+/// The One-Euro filter settings of landmark smoothing (MediaPipe's `OneEuroFilter` options of
+/// `LandmarksSmoothingCalculator`), as `HandLandmarkerOptions.smoothingParameters` takes them.
+public struct LandmarkSmoothingOptions: Sendable, Hashable {
+    /// Proto float fields, widened to Double like MediaPipe does.
+    public var minCutoff: Float
+    public var beta: Float
+    public var derivateCutoff: Float
+    /// Initial frequency in Hz (only used before two timestamps were seen).
+    public var frequency: Float
+    /// Smoothing is skipped (landmarks returned unchanged) when object_scale is below this.
+    public var minAllowedObjectScale: Float
+
+    public init(
+        minCutoff: Float, beta: Float, derivateCutoff: Float, frequency: Float = 30,
+        minAllowedObjectScale: Float = 1e-6
+    ) {
+        self.minCutoff = minCutoff
+        self.beta = beta
+        self.derivateCutoff = derivateCutoff
+        self.frequency = frequency
+        self.minAllowedObjectScale = minAllowedObjectScale
+    }
+
+    /// Tasks FaceLandmarker: min_cutoff 0.05, beta 80, derivate_cutoff 1.
+    public static let faceLandmarker = LandmarkSmoothingOptions(minCutoff: 0.05, beta: 80, derivateCutoff: 1)
+}
+
 /// docs/pipelines.md S12: the Tasks FaceLandmarker's landmark smoothing (`LandmarksSmoothingCalculator`
 /// with a One-Euro filter), used only for one face in VIDEO / LIVE_STREAM mode.
 ///
@@ -5,47 +32,24 @@
 /// (`x·W`, `y·H`, `z·W`); the derivative is scaled by `1/object_scale`, where object_scale is
 /// the mean of the landmarks' pixel bounding-box width and height. A value type: copy it to
 /// fork the state; call `reset()` when a frame has no face.
-public struct LandmarkSmoother: Sendable, Hashable {
-    public struct Options: Sendable, Hashable {
-        /// Proto float fields, widened to Double like MediaPipe does.
-        public var minCutoff: Float
-        public var beta: Float
-        public var derivateCutoff: Float
-        /// Initial frequency in Hz (only used before two timestamps were seen).
-        public var frequency: Float
-        /// Smoothing is skipped (landmarks returned unchanged) when object_scale is below this.
-        public var minAllowedObjectScale: Float
+struct LandmarkSmoother: Sendable, Hashable {
+    typealias Options = LandmarkSmoothingOptions
 
-        public init(
-            minCutoff: Float, beta: Float, derivateCutoff: Float, frequency: Float = 30,
-            minAllowedObjectScale: Float = 1e-6
-        ) {
-            self.minCutoff = minCutoff
-            self.beta = beta
-            self.derivateCutoff = derivateCutoff
-            self.frequency = frequency
-            self.minAllowedObjectScale = minAllowedObjectScale
-        }
-
-        /// Tasks FaceLandmarker: min_cutoff 0.05, beta 80, derivate_cutoff 1.
-        public static let faceLandmarker = Options(minCutoff: 0.05, beta: 80, derivateCutoff: 1)
-    }
-
-    public let options: Options
+    let options: Options
     private var filters: [OneEuroFilter] = []  // x, y, z per landmark
 
-    public init(options: Options = .faceLandmarker) {
+    init(options: Options = .faceLandmarker) {
         self.options = options
     }
 
     /// Forgets all state (MediaPipe resets when a frame has no landmarks).
-    public mutating func reset() { filters = [] }
+    mutating func reset() { filters = [] }
 
     /// Smooths one frame's landmarks (normalized to a W×H image) observed at
     /// `timestampMicroseconds` (MediaPipe stream timestamps: Tasks `timestamp_ms·1000`).
     /// A change in the landmark count restarts the filters.
-    public mutating func smooth(
-        _ landmarks: [NormalizedLandmark], imageWidth: Int, imageHeight: Int,
+    mutating func smooth(
+        _ landmarks: [NormalizedLandmark], imageSize: ImageSize,
         timestampMicroseconds: Int64
     ) -> [NormalizedLandmark] {
         if landmarks.isEmpty {
@@ -58,7 +62,7 @@ public struct LandmarkSmoother: Sendable, Hashable {
                 beta: Double(options.beta), derivateCutoff: Double(options.derivateCutoff))
             filters = Array(repeating: filter, count: 3 * landmarks.count)
         }
-        let w = Float(imageWidth), h = Float(imageHeight)
+        let w = Float(imageSize.width), h = Float(imageSize.height)
         let pixels = landmarks.map { NormalizedLandmark(x: $0.x * w, y: $0.y * h, z: $0.z * w) }
         var minX = pixels[0].x, maxX = pixels[0].x, minY = pixels[0].y, maxY = pixels[0].y
         for p in pixels {
@@ -90,14 +94,14 @@ public struct LandmarkSmoother: Sendable, Hashable {
 /// differ in the last bit).
 func smoothTracked(
     _ landmarks: inout [[NormalizedLandmark]], ids: [Int], smoothers: inout [Int: LandmarkSmoother],
-    options: LandmarkSmoother.Options, imageWidth: Int, imageHeight: Int, timestamp: Int
+    options: LandmarkSmoothingOptions, imageSize: ImageSize, timestamp: Int
 ) {
     var kept: [Int: LandmarkSmoother] = [:]
     for (i, id) in ids.enumerated() {
         let known = smoothers[id]
         var smoother = known ?? LandmarkSmoother(options: options)
         let smoothed = smoother.smooth(
-            landmarks[i], imageWidth: imageWidth, imageHeight: imageHeight,
+            landmarks[i], imageSize: imageSize,
             timestampMicroseconds: Int64(timestamp) &* 1000)
         if known != nil { landmarks[i] = smoothed }
         kept[id] = smoother

@@ -26,12 +26,12 @@ func landmarksToDetection(_ landmarks: [NormalizedLandmark]) -> Detection {
 
 /// Face S9 without the final transformation: landmark bounding box, rotation from landmark
 /// 33 to 263 (target 0). Apply `RectTransformation.faceMesh` for the ROI, or use
-/// `faceMeshROI(fromLandmarks:imageWidth:imageHeight:)`.
+/// `faceMeshROI(fromLandmarks:imageSize:)`.
 ///
 /// - Precondition: at least 264 landmarks (the 468/478-point meshes).
-func faceRect(fromLandmarks landmarks: [NormalizedLandmark], imageWidth: Int, imageHeight: Int) -> NormalizedRect {
+func faceRect(fromLandmarks landmarks: [NormalizedLandmark], imageSize: ImageSize) -> NormalizedRect {
     NormalizedRect(
-        detection: landmarksToDetection(landmarks), imageWidth: imageWidth, imageHeight: imageHeight,
+        detection: landmarksToDetection(landmarks), imageSize: imageSize,
         rotation: .faceLandmarks)
 }
 
@@ -42,15 +42,15 @@ let handROILandmarkIndices = [0, 1, 2, 3, 5, 6, 9, 10, 13, 14, 17, 18]
 /// Hand S9 without the final transformation (`HandLandmarksToRectCalculator`): rotation from
 /// the wrist to the mean of the index/ring MCPs averaged with the middle MCP (target π/2),
 /// then the tightest box of the 12 palm-and-base landmarks in that rotated frame. Apply
-/// `RectTransformation.handFromLandmarks`, or use `handROI(fromLandmarks:imageWidth:imageHeight:)`.
+/// `RectTransformation.handFromLandmarks`, or use `handROI(fromLandmarks:imageSize:)`.
 ///
 /// Keeps MediaPipe's `FLT_MIN` start value of the running maxima (both passes).
 ///
 /// - Precondition: 21 landmarks.
-func handRect(fromLandmarks landmarks: [NormalizedLandmark], imageWidth: Int, imageHeight: Int) -> NormalizedRect {
+func handRect(fromLandmarks landmarks: [NormalizedLandmark], imageSize: ImageSize) -> NormalizedRect {
     precondition(landmarks.count >= 21, "hand landmarks: expected 21, got \(landmarks.count)")
     let points = handROILandmarkIndices.map { landmarks[$0] }
-    let w = Float(imageWidth), h = Float(imageHeight)
+    let w = Float(imageSize.width), h = Float(imageSize.height)
 
     // ComputeRotation (indices 4, 6, 8 of the 12-point list are landmarks 5, 9, 13).
     let x0 = points[0].x * w, y0 = points[0].y * h
@@ -95,16 +95,16 @@ func handRect(fromLandmarks landmarks: [NormalizedLandmark], imageWidth: Int, im
 
 /// The next frame's hand ROI (docs/pipelines.md S9 hand): `handRect` then scale 2, shift_y −0.1,
 /// square_long.
-func handROI(fromLandmarks landmarks: [NormalizedLandmark], imageWidth: Int, imageHeight: Int) -> NormalizedRect {
+func handROI(fromLandmarks landmarks: [NormalizedLandmark], imageSize: ImageSize) -> NormalizedRect {
     RectTransformation.handFromLandmarks.apply(
-        to: handRect(fromLandmarks: landmarks, imageWidth: imageWidth, imageHeight: imageHeight),
-        imageWidth: imageWidth, imageHeight: imageHeight)
+        to: handRect(fromLandmarks: landmarks, imageSize: imageSize),
+        imageSize: imageSize)
 }
 
 /// The next frame's face mesh ROI (docs/pipelines.md S9 face, §4.1): bounding box of all
 /// landmarks, rotation 33 → 263, scale 1.5, square_long.
-func faceMeshROI(fromLandmarks landmarks: [NormalizedLandmark], imageWidth: Int, imageHeight: Int) -> NormalizedRect {
+func faceMeshROI(fromLandmarks landmarks: [NormalizedLandmark], imageSize: ImageSize) -> NormalizedRect {
     RectTransformation.faceMesh.apply(
-        to: faceRect(fromLandmarks: landmarks, imageWidth: imageWidth, imageHeight: imageHeight),
-        imageWidth: imageWidth, imageHeight: imageHeight)
+        to: faceRect(fromLandmarks: landmarks, imageSize: imageSize),
+        imageSize: imageSize)
 }

@@ -1,5 +1,5 @@
 /// The two algorithms of MediaPipe's `NonMaxSuppressionCalculator` (docs/pipelines.md S4).
-public enum NonMaxSuppressionAlgorithm: Sendable, Hashable {
+enum NonMaxSuppressionAlgorithm: Sendable, Hashable {
     /// "Blending": every kept detection is the score-weighted mean of the detections that
     /// overlap it (`IoU > threshold`, itself included). Used by all pipelines here.
     case weighted

@@ -41,17 +41,17 @@ struct LowPassFilter: Sendable, Hashable {
 /// returns the raw value and changes nothing; the frequency is re-estimated from consecutive
 /// timestamps only when neither is 0, so a stream starting at t = 0 uses the initial
 /// `frequency` for its second sample.
-public struct OneEuroFilter: Sendable, Hashable {
+struct OneEuroFilter: Sendable, Hashable {
     /// Current sampling frequency in Hz.
-    public private(set) var frequency: Double
-    public let minCutoff: Double
-    public let beta: Double
-    public let derivateCutoff: Double
+    private(set) var frequency: Double
+    let minCutoff: Double
+    let beta: Double
+    let derivateCutoff: Double
     private var x: LowPassFilter
     private var dx: LowPassFilter
     private var lastTime: Int64 = 0
 
-    public init(frequency: Double = 30, minCutoff: Double, beta: Double, derivateCutoff: Double) {
+    init(frequency: Double = 30, minCutoff: Double, beta: Double, derivateCutoff: Double) {
         self.frequency = frequency
         self.minCutoff = minCutoff
         self.beta = beta
@@ -69,7 +69,7 @@ public struct OneEuroFilter: Sendable, Hashable {
 
     /// Filters `value` observed at `timestampNanoseconds`; `valueScale` scales the derivative
     /// (the inverse object size).
-    public mutating func apply(_ value: Double, valueScale: Double, timestampNanoseconds: Int64) -> Double {
+    mutating func apply(_ value: Double, valueScale: Double, timestampNanoseconds: Int64) -> Double {
         if x.initialized && lastTime >= timestampNanoseconds { return value }
         if lastTime != 0 && timestampNanoseconds != 0 {
             frequency = 1.0 / (Double(timestampNanoseconds - lastTime) * 1e-9)

@@ -19,7 +19,7 @@ func overlapIoU(
 
 extension Detection.BoundingBox {
     /// IoU with `other` (docs/pipelines.md S4); 0 for disjoint or touching boxes.
-    public func intersectionOverUnion(with other: Detection.BoundingBox) -> Float {
+    func intersectionOverUnion(with other: Detection.BoundingBox) -> Float {
         overlapIoU((xmin, ymin, xmax, ymax), (other.xmin, other.ymin, other.xmax, other.ymax))
     }
 }
@@ -34,7 +34,7 @@ extension NormalizedRect {
 
     /// IoU of the two rects' unrotated boxes (docs/pipelines.md S11); IoU is invariant to the
     /// W/H scaling, so normalized coordinates are used directly.
-    public func intersectionOverUnion(with other: NormalizedRect) -> Float {
+    func intersectionOverUnion(with other: NormalizedRect) -> Float {
         overlapIoU(axisAlignedBox, other.axisAlignedBox)
     }
 }

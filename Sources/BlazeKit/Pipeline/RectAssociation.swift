@@ -3,11 +3,11 @@
 
 /// A rect with an optional tracking ID (docs/pipelines.md §5.4, BlazeKit's choice). MediaPipe's association
 /// calculators carry IDs the same way for detections (`AssociationDetectionCalculator`).
-public struct TrackedRect: Sendable, Hashable {
-    public var rect: NormalizedRect
-    public var trackingID: Int?
+struct TrackedRect: Sendable, Hashable {
+    var rect: NormalizedRect
+    var trackingID: Int?
 
-    public init(rect: NormalizedRect, trackingID: Int? = nil) {
+    init(rect: NormalizedRect, trackingID: Int? = nil) {
         self.rect = rect
         self.trackingID = trackingID
     }

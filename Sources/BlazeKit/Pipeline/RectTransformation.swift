@@ -3,16 +3,16 @@ import Foundation
 /// MediaPipe's `RectTransformationCalculator` options (docs/pipelines.md S7): shift the centre along
 /// the rect's own axes, optionally square it on its longer side (in pixels), then scale.
 /// The rotation passes through unchanged.
-public struct RectTransformation: Sendable, Hashable {
-    public var scaleX: Float
-    public var scaleY: Float
+struct RectTransformation: Sendable, Hashable {
+    var scaleX: Float
+    var scaleY: Float
     /// Shift in units of the rect's width / height (before squaring and scaling), along the
     /// rect's local axes; negative `shiftY` moves towards the rect's local "up".
-    public var shiftX: Float
-    public var shiftY: Float
-    public var squareLong: Bool
+    var shiftX: Float
+    var shiftY: Float
+    var squareLong: Bool
 
-    public init(scaleX: Float = 1, scaleY: Float = 1, shiftX: Float = 0, shiftY: Float = 0, squareLong: Bool = false) {
+    init(scaleX: Float = 1, scaleY: Float = 1, shiftX: Float = 0, shiftY: Float = 0, squareLong: Bool = false) {
         self.scaleX = scaleX
         self.scaleY = scaleY
         self.shiftX = shiftX
@@ -22,17 +22,17 @@ public struct RectTransformation: Sendable, Hashable {
 
     /// Legacy face mesh ROI from a detection and any face mesh ROI from landmarks:
     /// scale 1.5, square_long (§4.1, S9 face).
-    public static let faceMesh = RectTransformation(scaleX: 1.5, scaleY: 1.5, squareLong: true)
+    static let faceMesh = RectTransformation(scaleX: 1.5, scaleY: 1.5, squareLong: true)
     /// Tasks `EXPANDED_FACE_RECTS`: scale 1.5 without squaring (§3).
-    public static let expandedFace = RectTransformation(scaleX: 1.5, scaleY: 1.5)
+    static let expandedFace = RectTransformation(scaleX: 1.5, scaleY: 1.5)
     /// Palm → hand ROI: scale 2.6, shift_y −0.5, square_long (§6.2).
-    public static let handFromPalm = RectTransformation(scaleX: 2.6, scaleY: 2.6, shiftY: -0.5, squareLong: true)
+    static let handFromPalm = RectTransformation(scaleX: 2.6, scaleY: 2.6, shiftY: -0.5, squareLong: true)
     /// Hand landmarks → next-frame hand ROI: scale 2.0, shift_y −0.1, square_long (S9 hand).
-    public static let handFromLandmarks = RectTransformation(scaleX: 2, scaleY: 2, shiftY: -0.1, squareLong: true)
+    static let handFromLandmarks = RectTransformation(scaleX: 2, scaleY: 2, shiftY: -0.1, squareLong: true)
 
     /// Applies the transformation to `rect` on a W×H image (Float32, the C++ operation order).
-    public func apply(to rect: NormalizedRect, imageWidth: Int, imageHeight: Int) -> NormalizedRect {
-        let iw = Float(imageWidth), ih = Float(imageHeight)
+    func apply(to rect: NormalizedRect, imageSize: ImageSize) -> NormalizedRect {
+        let iw = Float(imageSize.width), ih = Float(imageSize.height)
         var out = rect
         let width = rect.width, height = rect.height, rotation = rect.rotation
         if rotation == 0 {

@@ -1,12 +1,12 @@
 /// One SSD anchor: a centre in normalized tensor coordinates. All detectors here use
 /// `fixed_anchor_size`, so width and height are always 1 and only the centre matters.
-public struct SSDAnchor: Sendable, Hashable {
-    public var xCenter: Float
-    public var yCenter: Float
-    public var width: Float = 1
-    public var height: Float = 1
+struct SSDAnchor: Sendable, Hashable {
+    var xCenter: Float
+    var yCenter: Float
+    var width: Float = 1
+    var height: Float = 1
 
-    public init(xCenter: Float, yCenter: Float) {
+    init(xCenter: Float, yCenter: Float) {
         self.xCenter = xCenter
         self.yCenter = yCenter
     }
@@ -15,18 +15,18 @@ public struct SSDAnchor: Sendable, Hashable {
 /// Options of MediaPipe's `SsdAnchorsCalculator` that matter with `fixed_anchor_size = true`
 /// (docs/pipelines.md S2). The other options of the three models (min_scale 0.1484375, max_scale
 /// 0.75, anchor offsets 0.5, aspect_ratios [1.0]) only influence anchor sizes, which are fixed.
-public struct SSDAnchorOptions: Sendable, Hashable {
+struct SSDAnchorOptions: Sendable, Hashable {
     /// Network input size in pixels.
-    public var inputWidth: Int
-    public var inputHeight: Int
+    var inputWidth: Int
+    var inputHeight: Int
     /// One stride per SSD layer; consecutive layers with equal strides share one grid.
-    public var strides: [Int]
+    var strides: [Int]
     /// Number of aspect ratios per layer (each gives one anchor per cell).
-    public var aspectRatioCount: Int
+    var aspectRatioCount: Int
     /// `interpolated_scale_aspect_ratio`; > 0 adds one more anchor per layer and cell.
-    public var interpolatedScaleAspectRatio: Float
+    var interpolatedScaleAspectRatio: Float
 
-    public init(
+    init(
         inputWidth: Int, inputHeight: Int, strides: [Int], aspectRatioCount: Int = 1,
         interpolatedScaleAspectRatio: Float
     ) {
@@ -38,20 +38,20 @@ public struct SSDAnchorOptions: Sendable, Hashable {
     }
 
     /// BlazeFace short range: 128², strides 8,16,16,16 → 16×16×2 + 8×8×6 = 896 anchors.
-    public static let faceShortRange = SSDAnchorOptions(
+    static let faceShortRange = SSDAnchorOptions(
         inputWidth: 128, inputHeight: 128,
         strides: [8, 16, 16, 16], interpolatedScaleAspectRatio: 1)
     /// BlazeFace full range: 192², stride 4 → 48×48×1 = 2304 anchors.
-    public static let faceFullRange = SSDAnchorOptions(
+    static let faceFullRange = SSDAnchorOptions(
         inputWidth: 192, inputHeight: 192,
         strides: [4], interpolatedScaleAspectRatio: 0)
     /// Palm detector (full and lite): 192², strides 8,16,16,16 → 24×24×2 + 12×12×6 = 2016 anchors.
-    public static let palm = SSDAnchorOptions(
+    static let palm = SSDAnchorOptions(
         inputWidth: 192, inputHeight: 192,
         strides: [8, 16, 16, 16], interpolatedScaleAspectRatio: 1)
 
     /// The merged layer groups: grid size and anchors per cell, in output order.
-    public var groups: [(gridWidth: Int, gridHeight: Int, anchorsPerCell: Int)] {
+    var groups: [(gridWidth: Int, gridHeight: Int, anchorsPerCell: Int)] {
         var result: [(Int, Int, Int)] = []
         var layer = 0
         while layer < strides.count {
@@ -69,11 +69,11 @@ public struct SSDAnchorOptions: Sendable, Hashable {
     }
 
     /// Total anchor count (= rows of the model's box output).
-    public var anchorCount: Int { groups.reduce(0) { $0 + $1.gridWidth * $1.gridHeight * $1.anchorsPerCell } }
+    var anchorCount: Int { groups.reduce(0) { $0 + $1.gridWidth * $1.gridHeight * $1.anchorsPerCell } }
 
     /// The anchors in the model's output order: group by group, row-major cells, then the
     /// anchors of one cell. Centre = `((x + 0.5)/fw, (y + 0.5)/fh)` in Float32.
-    public func anchors() -> [SSDAnchor] {
+    func anchors() -> [SSDAnchor] {
         var result: [SSDAnchor] = []
         result.reserveCapacity(anchorCount)
         for group in groups {

@@ -6,16 +6,16 @@
 /// (the last one removed, as MediaPipe's `AssociationCalculator` does for detection IDs);
 /// every other rect gets the next integer. IDs of faces or hands whose presence test fails
 /// simply disappear with their rects and are never reused.
-public struct TrackingIDAllocator: Sendable, Hashable {
+struct TrackingIDAllocator: Sendable, Hashable {
     /// The ID the next new rect gets.
-    public private(set) var nextID: Int
+    private(set) var nextID: Int
 
-    public init(firstID: Int = 1) {
+    init(firstID: Int = 1) {
         nextID = firstID
     }
 
     /// Gives every rect without an ID the next free ID, in list order.
-    public mutating func assignMissingIDs(_ rects: [TrackedRect]) -> [TrackedRect] {
+    mutating func assignMissingIDs(_ rects: [TrackedRect]) -> [TrackedRect] {
         rects.map { rect in
             guard rect.trackingID == nil else { return rect }
             var copy = rect
@@ -29,7 +29,7 @@ public struct TrackingIDAllocator: Sendable, Hashable {
     /// (`[tracked, detected]`: detector rects replace overlapping tracked ones and inherit their
     /// IDs); false = legacy face mesh (`[detected, tracked]`: tracked rects win and keep theirs).
     /// New rects get fresh IDs.
-    public mutating func associateFaces(
+    mutating func associateFaces(
         tracked: [TrackedRect], detected: [NormalizedRect], threshold: Float,
         detectorPriority: Bool = true
     ) -> [TrackedRect] {
@@ -40,7 +40,7 @@ public struct TrackingIDAllocator: Sendable, Hashable {
 
     /// Tasks hand association with IDs: tracked rects keep theirs, detector rects that overlap
     /// none of the result are appended with fresh IDs.
-    public mutating func associateHands(tracked: [TrackedRect], detected: [NormalizedRect], threshold: Float) -> [TrackedRect] {
+    mutating func associateHands(tracked: [TrackedRect], detected: [NormalizedRect], threshold: Float) -> [TrackedRect] {
         assignMissingIDs(associateHandRects(base: tracked, new: detected.map { TrackedRect(rect: $0) }, threshold: threshold))
     }
 }

@@ -18,23 +18,22 @@ import Foundation
 /// frame; timestamps must strictly increase; live stream drops frames while busy. Image-mode
 /// calls may run on many threads at once.
 public final class TasksFaceDetector: @unchecked Sendable {
-    // @unchecked: `lastTimestamp`, `busy`, `closed`, `stats` are only touched under `lock`;
-    // sessions are borrowed from `sessions` by one thread at a time.
+    // @unchecked: sessions are borrowed from `idle` by one thread at a time; the rest is
+    // immutable or guards itself.
 
     public let options: TasksFaceDetectorOptions
     private let model: Model
     private let configuration = FaceDetectorConfiguration(.fast)
     private let idle = Locked<[Session]>([])
-    let lock = NSLock()
-    private var lastTimestamp: Int?
-    private var busy = false
-    private var closed = false
-    private var droppedFrames = 0
-    private let processingQueue = DispatchQueue(label: "BlazeKit.TasksFaceDetector.processing")
-    private let callbackQueue = DispatchQueue(label: "BlazeKit.TasksFaceDetector.callbacks")
-    private let continuation: AsyncStream<Result<FaceDetectorResult, TasksFaceDetectorError>>.Continuation?
+    private let lastTimestamp = Locked<Int?>(nil)
+    /// Live-stream frames, dropped frames and `close()`.
+    private let liveStream: LiveStreamRunner<Result<FaceDetectorResult, TasksFaceDetectorError>>
+
     /// Test hook: runs on the processing queue before a live-stream frame is processed.
-    var beforeLiveStreamFrame: (@Sendable (Int) -> Void)?
+    var beforeLiveStreamFrame: (@Sendable (Int) -> Void)? {
+        get { liveStream.beforeFrame }
+        set { liveStream.beforeFrame = newValue }
+    }
 
     /// - Throws: `TasksFaceDetectorError` for invalid options or a missing / wrong model.
     public convenience init(options: TasksFaceDetectorOptions) throws {
@@ -48,7 +47,7 @@ public final class TasksFaceDetector: @unchecked Sendable {
             modelAssetPath: options.baseOptions.modelAssetPath)[0]
         model = try FaceLandmarkerModels.loadDetector(url)
         self.options = options
-        self.continuation = continuation
+        liveStream = LiveStreamRunner(label: "TasksFaceDetector", continuation: continuation)
     }
 
     /// A live-stream detector whose results (in timestamp order) arrive on an `AsyncStream`; it
@@ -67,19 +66,13 @@ public final class TasksFaceDetector: @unchecked Sendable {
         }
     }
 
-    deinit { continuation?.finish() }
-
     /// Live-stream frames ignored because another frame was being processed.
-    public var droppedFrameCount: Int { lock.withLock { droppedFrames } }
+    public var droppedFrameCount: Int { liveStream.droppedFrames }
 
-    /// Ends the detector's use; frames already accepted in live stream are still delivered.
+    /// Ends the detector's use: later calls throw `TasksFaceDetectorError.closed`; frames
+    /// already accepted in live stream are still delivered, then the stream finishes.
     public func close() {
-        lock.withLock {
-            guard !closed else { return }
-            closed = true
-            guard let continuation else { return }
-            processingQueue.async { [callbackQueue] in callbackQueue.async { continuation.finish() } }
-        }
+        liveStream.close()
     }
 
     /// Image mode.
@@ -91,7 +84,7 @@ public final class TasksFaceDetector: @unchecked Sendable {
     /// Video mode: the next frame; timestamps must strictly increase.
     public func detect(videoFrame image: VisionImage, timestampInMilliseconds timestamp: Int) throws -> FaceDetectorResult {
         try check(.video, "detect(videoFrame:timestampInMilliseconds:)")
-        try lock.withLock { try accept(timestamp) }
+        try accept(timestamp)
         return try run(image, timestamp: timestamp)
     }
 
@@ -101,49 +94,39 @@ public final class TasksFaceDetector: @unchecked Sendable {
     public func detectAsync(image: VisionImage, timestampInMilliseconds timestamp: Int) throws -> Bool {
         let method = "detectAsync(image:timestampInMilliseconds:)"
         try check(.liveStream, method)
-        return try lock.withLock {
-            if closed { throw TasksFaceDetectorError.closed(method: method) }
-            try accept(timestamp)
-            if busy {
-                droppedFrames += 1
-                return false
-            }
-            busy = true
-            processingQueue.async { [self] in
-                beforeLiveStreamFrame?(timestamp)
-                let outcome: Result<FaceDetectorResult, TasksFaceDetectorError>
-                do { outcome = .success(try run(image, timestamp: timestamp)) } catch let error as TasksFaceDetectorError {
-                    outcome = .failure(error)
+        return try liveStream.submit(
+            method: method, timestamp: timestamp, accept: { try accept(timestamp) },
+            process: { [self] in
+                do { return .success(try run(image, timestamp: timestamp)) } catch let error as TasksFaceDetectorError {
+                    return .failure(error)
                 } catch {
-                    outcome = .failure(.invalidImage("\(error)", underlying: error as? BlazeError))
+                    return .failure(.invalidImage("\(error)", underlying: error as? BlazeError))
                 }
-                lock.withLock { busy = false }
-                callbackQueue.async { [self] in
-                    continuation?.yield(outcome)
-                    guard let delegate = options.faceDetectorLiveStreamDelegate else { return }
-                    switch outcome {
-                    case .success(let r): delegate.faceDetector(self, didFinishDetection: r, timestampInMilliseconds: timestamp, error: nil)
-                    case .failure(let e): delegate.faceDetector(self, didFinishDetection: nil, timestampInMilliseconds: timestamp, error: e)
-                    }
+            },
+            deliver: { [self] outcome in
+                guard let delegate = options.faceDetectorLiveStreamDelegate else { return }
+                switch outcome {
+                case .success(let r): delegate.faceDetector(self, didFinishDetection: r, timestampInMilliseconds: timestamp, error: nil)
+                case .failure(let e): delegate.faceDetector(self, didFinishDetection: nil, timestampInMilliseconds: timestamp, error: e)
                 }
-            }
-            return true
-        }
+            })
     }
 
     private func check(_ mode: RunningMode, _ method: String) throws {
-        if lock.withLock({ closed }) { throw TasksFaceDetectorError.closed(method: method) }
+        try liveStream.checkOpen(method: method)
         guard options.runningMode == mode else {
             throw TasksFaceDetectorError.runningModeMismatch(method: method, runningMode: options.runningMode)
         }
     }
 
-    /// Call under `lock`.
+    /// Checks and records a video / live-stream timestamp.
     private func accept(_ timestamp: Int) throws {
-        if let previous = lastTimestamp, timestamp <= previous {
-            throw TasksFaceDetectorError.nonIncreasingTimestamp(previous: previous, received: timestamp)
+        try lastTimestamp.withLock { last in
+            if let previous = last, timestamp <= previous {
+                throw TasksFaceDetectorError.nonIncreasingTimestamp(previous: previous, received: timestamp)
+            }
+            last = timestamp
         }
-        lastTimestamp = timestamp
     }
 
     private func run(_ image: VisionImage, timestamp: Int) throws -> FaceDetectorResult {

@@ -14,12 +14,12 @@ import Testing
             options: .faceShortRange)
         // Inside the Tasks FaceLandmarker the detector's NMS threshold is 0.5 (§3).
         let detection = try #require(nonMaxSuppression(raw, iouThreshold: 0.5).first).projected(by: entry.projection)
-        let roi = faceMeshROI(fromDetection: detection, imageWidth: entry.width, imageHeight: entry.height, flavor: .tasks)
+        let roi = faceMeshROI(fromDetection: detection, imageSize: ImageSize(width: entry.width, height: entry.height), flavor: .tasks)
 
         let crop = try PipelineFixtures.tensor("sergey_portrait", model: "face_landmarks_detector")
         let roiDiff = maxAbsDiff(roi.values, try #require(crop.entry.roi))
         #expect(roiDiff < 1e-6)
-        let matrix = projectionMatrix(for: roi, imageWidth: entry.width, imageHeight: entry.height)
+        let matrix = projectionMatrix(for: roi, imageSize: ImageSize(width: entry.width, height: entry.height))
         #expect(maxAbsDiff(matrix, crop.entry.projection) < 1e-6)
 
         let mesh = try runBundled(.faceLandmarksDetector, input: crop.values.values)
@@ -31,7 +31,7 @@ import Testing
         let face = try #require(reference.faces.first)
         let xy = maxAbsDiff(landmarks.flatMap { [$0.x, $0.y] }, face.landmarks.flatMap { [$0.x, $0.y] })
         let z = maxAbsDiff(landmarks.map(\.z), face.landmarks.map(\.z))
-        let pose = try #require(facePose(landmarks: landmarks, imageWidth: entry.width, imageHeight: entry.height))
+        let pose = try #require(facePose(landmarks: landmarks, imageSize: ImageSize(width: entry.width, height: entry.height)))
         let poseDiff = maxAbsDiff(pose.matrix, try #require(face.transformation_matrix).flatMap { $0 })
         print("[Pipeline] sergey Tasks face landmarks vs MediaPipe: ROI vs numpy \(roiDiff), xy \(xy), z \(z), pose matrix \(poseDiff)")
         #expect(xy < 1e-4)

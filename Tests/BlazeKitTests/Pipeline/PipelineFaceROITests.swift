@@ -18,12 +18,12 @@ import Testing
 
     @Test func sergeyFaceRectAndMeshROI() throws {
         let d = try Self.sergeyDetection()
-        let rect = faceRect(fromDetection: d, imageWidth: 600, imageHeight: 600)
+        let rect = faceRect(fromDetection: d, imageSize: ImageSize(width: 600, height: 600))
         #expect(maxAbsDiff(rect.values, [0.49350, 0.57437, 0.56577, 0.56573, 0.01563]) < Self.specTolerance)
-        let mesh = faceMeshROI(fromDetection: d, imageWidth: 600, imageHeight: 600, flavor: .legacy)
+        let mesh = faceMeshROI(fromDetection: d, imageSize: ImageSize(width: 600, height: 600), flavor: .legacy)
         #expect(maxAbsDiff(mesh.values, [0.49350, 0.57437, 0.84866, 0.84866, 0.01563]) < Self.specTolerance)
         // Tasks: no square_long — the box is square to 4e-5 here, so only the size differs.
-        let tasks = faceMeshROI(fromDetection: d, imageWidth: 600, imageHeight: 600, flavor: .tasks)
+        let tasks = faceMeshROI(fromDetection: d, imageSize: ImageSize(width: 600, height: 600), flavor: .tasks)
         #expect(tasks.width == rect.width * 1.5 && tasks.height == rect.height * 1.5)
         #expect(abs(tasks.width - mesh.width) < 1e-4)
         print("[Pipeline] sergey face rect \(rect.values), mesh ROI \(mesh.values)")
@@ -34,7 +34,7 @@ import Testing
         let reference = try PipelineFixtures.reference(ReferenceFaces.self, "sergey_portrait.face_mesh")
         let landmarks = try #require(reference.faces.first).landmarks
         #expect(landmarks.count == 468)
-        let roi = faceMeshROI(fromLandmarks: landmarks, imageWidth: 600, imageHeight: 600)
+        let roi = faceMeshROI(fromLandmarks: landmarks, imageSize: ImageSize(width: 600, height: 600))
         let diff = maxAbsDiff(roi.values, [0.49248, 0.54355, 0.93613, 0.93613, 0.00291])
         print("[Pipeline] sergey next-frame ROI \(roi.values), diff to §9 \(diff)")
         #expect(diff < Self.specTolerance)
@@ -59,7 +59,7 @@ import Testing
         var worstRotation: Float = 0, worstTranslation: Float = 0
         for face in reference.faces {
             let expected = try #require(face.transformation_matrix).flatMap { $0 }
-            let pose = try #require(facePose(landmarks: face.landmarks, imageWidth: reference.width, imageHeight: reference.height))
+            let pose = try #require(facePose(landmarks: face.landmarks, imageSize: ImageSize(width: reference.width, height: reference.height)))
             for i in [0, 1, 2, 4, 5, 6, 8, 9, 10] { worstRotation = max(worstRotation, abs(pose.matrix[i] - expected[i])) }
             for i in [3, 7, 11] { worstTranslation = max(worstTranslation, abs(pose.matrix[i] - expected[i])) }
             #expect(Array(pose.matrix[12...]) == [0, 0, 0, 1])
@@ -74,16 +74,16 @@ import Testing
     @Test func eulerAngleSigns() throws {
         let reference = try PipelineFixtures.reference(ReferenceFaces.self, "sergey_portrait.face_landmarker")
         let landmarks = try #require(reference.faces.first).landmarks
-        let pose = try #require(facePose(landmarks: landmarks, imageWidth: 600, imageHeight: 600))
+        let pose = try #require(facePose(landmarks: landmarks, imageSize: ImageSize(width: 600, height: 600)))
         let e = pose.eulerAngles
         #expect(abs(e.x) < 10 && abs(e.y) < 10 && abs(e.z) < 10)
         let mirrored = landmarks.map { NormalizedLandmark(x: 1 - $0.x, y: $0.y, z: $0.z) }
         // Mirroring also swaps the subject's sides: remap through the mesh's left/right pairs is
         // not needed for the sign check, the weighted landmarks are symmetric in pairs.
-        let m = try #require(facePose(landmarks: mirroredMesh(mirrored), imageWidth: 600, imageHeight: 600)).eulerAngles
+        let m = try #require(facePose(landmarks: mirroredMesh(mirrored), imageSize: ImageSize(width: 600, height: 600))).eulerAngles
         print("[Pipeline] sergey Euler \(e), mirrored \(m)")
         #expect(abs(m.y + e.y) < 1.0 && abs(m.z + e.z) < 1.0 && abs(m.x - e.x) < 1.0)
-        let roll = -faceRect(fromLandmarks: landmarks, imageWidth: 600, imageHeight: 600).rotation * 180 / Float.pi
+        let roll = -faceRect(fromLandmarks: landmarks, imageSize: ImageSize(width: 600, height: 600)).rotation * 180 / Float.pi
         #expect(abs(e.z - roll) < 2)
     }
 
@@ -92,20 +92,20 @@ import Testing
     @Test func rollFollowsInPlaneRotation() throws {
         let reference = try PipelineFixtures.reference(ReferenceFaces.self, "sergey_portrait.face_landmarker")
         let landmarks = try #require(reference.faces.first).landmarks
-        let base = try #require(facePose(landmarks: landmarks, imageWidth: 600, imageHeight: 600)).eulerAngles
+        let base = try #require(facePose(landmarks: landmarks, imageSize: ImageSize(width: 600, height: 600))).eulerAngles
         let a = Float(10 * Double.pi / 180), c = cos(a), s = sin(a)
         let rotated = landmarks.map { lm -> NormalizedLandmark in
             let dx = lm.x - 0.5, dy = lm.y - 0.55
             // Counter-clockwise on screen (y down): (dx, dy) → (c·dx + s·dy, −s·dx + c·dy).
             return NormalizedLandmark(x: 0.5 + c * dx + s * dy, y: 0.55 - s * dx + c * dy, z: lm.z)
         }
-        let turned = try #require(facePose(landmarks: rotated, imageWidth: 600, imageHeight: 600)).eulerAngles
+        let turned = try #require(facePose(landmarks: rotated, imageSize: ImageSize(width: 600, height: 600))).eulerAngles
         #expect(abs(turned.z - base.z - 10) < 1)
     }
 
     @Test func compactOrShortLandmarkListsHaveNoPose() {
-        #expect(facePose(landmarks: Array(repeating: NormalizedLandmark(x: 0.5, y: 0.5), count: 468), imageWidth: 10, imageHeight: 10) == nil)
-        #expect(facePose(landmarks: Array(repeating: NormalizedLandmark(x: 0.5, y: 0.5), count: 100), imageWidth: 10, imageHeight: 10) == nil)
+        #expect(facePose(landmarks: Array(repeating: NormalizedLandmark(x: 0.5, y: 0.5), count: 468), imageSize: ImageSize(width: 10, height: 10)) == nil)
+        #expect(facePose(landmarks: Array(repeating: NormalizedLandmark(x: 0.5, y: 0.5), count: 100), imageSize: ImageSize(width: 10, height: 10)) == nil)
     }
 
     @Test func eulerDecomposition() {

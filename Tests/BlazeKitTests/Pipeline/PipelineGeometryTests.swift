@@ -26,11 +26,11 @@ import Testing
         let d = Detection(
             score: 1, box: .init(xmin: 0.2, ymin: 0.3, width: 0.4, height: 0.4),
             keypoints: [.init(x: 0.3, y: 0.4), .init(x: 0.5, y: 0.42)])
-        let rect = NormalizedRect(detection: d, imageWidth: 100, imageHeight: 100, rotation: .faceDetection)
+        let rect = NormalizedRect(detection: d, imageSize: ImageSize(width: 100, height: 100), rotation: .faceDetection)
         #expect(abs(rect.xCenter - 0.4) < 1e-7 && abs(rect.yCenter - 0.5) < 1e-7)
         #expect(rect.width == 0.4 && rect.height == 0.4)
         #expect(abs(rect.rotation - Float(atan2(2.0, 20.0))) < 1e-6)
-        #expect(NormalizedRect(detection: d, imageWidth: 100, imageHeight: 100, rotation: nil).rotation == 0)
+        #expect(NormalizedRect(detection: d, imageSize: ImageSize(width: 100, height: 100), rotation: nil).rotation == 0)
     }
 
     @Test func palmRectRotation() {
@@ -39,40 +39,40 @@ import Testing
                 score: 1, box: .init(xmin: 0, ymin: 0, width: 1, height: 1),
                 keypoints: [.init(x: wrist.0, y: wrist.1), .init(x: 0, y: 0), .init(x: middle.0, y: middle.1)])
         }
-        let up = NormalizedRect(detection: palm((0.5, 0.8), (0.5, 0.4)), imageWidth: 200, imageHeight: 100, rotation: .palm)
+        let up = NormalizedRect(detection: palm((0.5, 0.8), (0.5, 0.4)), imageSize: ImageSize(width: 200, height: 100), rotation: .palm)
         #expect(abs(up.rotation) < 1e-6)
         // Fingers to the right: local "up" (sin θ, −cos θ) = (1, 0) → θ = +π/2.
-        let right = NormalizedRect(detection: palm((0.5, 0.8), (0.7, 0.8)), imageWidth: 200, imageHeight: 100, rotation: .palm)
+        let right = NormalizedRect(detection: palm((0.5, 0.8), (0.7, 0.8)), imageSize: ImageSize(width: 200, height: 100), rotation: .palm)
         #expect(abs(right.rotation - Float.pi / 2) < 1e-6)
         // Pixels, not normalized units: 0.1 in x on a 200-px-wide image is 20 px, 0.2 in y 20 px.
-        let diagonal = NormalizedRect(detection: palm((0.5, 0.8), (0.6, 0.6)), imageWidth: 200, imageHeight: 100, rotation: .palm)
+        let diagonal = NormalizedRect(detection: palm((0.5, 0.8), (0.6, 0.6)), imageSize: ImageSize(width: 200, height: 100), rotation: .palm)
         #expect(abs(diagonal.rotation - Float.pi / 4) < 1e-6)
     }
 
     @Test func rectTransformation() {
         let t = RectTransformation.handFromPalm
-        let upright = t.apply(to: NormalizedRect(xCenter: 0.5, yCenter: 0.5, width: 0.2, height: 0.4), imageWidth: 100, imageHeight: 50)
+        let upright = t.apply(to: NormalizedRect(xCenter: 0.5, yCenter: 0.5, width: 0.2, height: 0.4), imageSize: ImageSize(width: 100, height: 50))
         #expect(abs(upright.yCenter - 0.3) < 1e-7 && upright.xCenter == 0.5)
         #expect(abs(upright.width - 0.52) < 1e-6 && abs(upright.height - 1.04) < 1e-6)
         // Rotated by π/2, shift_y −0.5 moves along the local up = image +x, by 0.5·h·H px.
         let rotated = t.apply(
             to: NormalizedRect(xCenter: 0.5, yCenter: 0.5, width: 0.2, height: 0.4, rotation: Float.pi / 2),
-            imageWidth: 100, imageHeight: 50)
+            imageSize: ImageSize(width: 100, height: 50))
         #expect(abs(rotated.xCenter - 0.6) < 1e-6 && abs(rotated.yCenter - 0.5) < 1e-6)
         #expect(rotated.rotation == Float.pi / 2)
         // square_long uses pixels: 0.2·100 = 20 px wide, 0.2·50 = 10 px high → 20 px square.
         let square = RectTransformation(squareLong: true).apply(
             to: NormalizedRect(xCenter: 0.5, yCenter: 0.5, width: 0.2, height: 0.2),
-            imageWidth: 100, imageHeight: 50)
+            imageSize: ImageSize(width: 100, height: 50))
         #expect(square.width == 0.2 && square.height == 0.4)
-        #expect(RectTransformation.expandedFace.apply(to: .allZero, imageWidth: 10, imageHeight: 10) == .allZero)
+        #expect(RectTransformation.expandedFace.apply(to: .allZero, imageSize: ImageSize(width: 10, height: 10)) == .allZero)
     }
 
     @Test func detectionProjectionAndLetterbox() {
         // Whole 100×100 image rotated by π/2: project(x, y) = (1 − y, x).
         let m = projectionMatrix(
             for: NormalizedRect(xCenter: 0.5, yCenter: 0.5, width: 1, height: 1, rotation: Float.pi / 2),
-            imageWidth: 100, imageHeight: 100)
+            imageSize: ImageSize(width: 100, height: 100))
         let d = Detection(
             score: 0.7, box: .init(xmin: 0.25, ymin: 0.25, width: 0.5, height: 0.25),
             keypoints: [.init(x: 0.3, y: 0.4)])
@@ -94,7 +94,7 @@ import Testing
 
     @Test func pixelBoundingBox() {
         let d = Detection(score: 1, box: .init(xmin: -0.01, ymin: 0.5, width: 1.2, height: 0.2999), keypoints: [])
-        let px = d.pixelBoundingBox(imageWidth: 640, imageHeight: 480)
+        let px = d.pixelBoundingBox(imageSize: ImageSize(width: 640, height: 480))
         #expect(px.x == 0 && px.y == 240 && px.width == 640 && px.height == 143)
     }
 
@@ -109,17 +109,17 @@ import Testing
         let rect = NormalizedRect(xCenter: 0.4, yCenter: 0.55, width: 0.3, height: 0.4, rotation: 0.7)  // 120×120 px on 400×300
         let points = (0..<30).map { i in NormalizedLandmark(x: Float(i % 6) / 5, y: Float(i / 6) / 4, z: Float(i) / 100 - 0.1) }
         let viaRect = projectLandmarks(points, onto: rect)
-        let viaMatrix = projectLandmarks(points, matrix: projectionMatrix(for: rect, imageWidth: 400, imageHeight: 300))
+        let viaMatrix = projectLandmarks(points, matrix: projectionMatrix(for: rect, imageSize: ImageSize(width: 400, height: 300)))
         #expect(maxAbsDiff(viaRect.flatMap { [$0.x, $0.y] }, viaMatrix.flatMap { [$0.x, $0.y] }) < 3e-7)
         // z differs: the rect path scales by rect.width, the matrix path by the length of the
         // projected unit x-segment, sqrt(m0² + m4²) — equal only without rotation or for W == H.
-        let m = projectionMatrix(for: rect, imageWidth: 400, imageHeight: 300)
+        let m = projectionMatrix(for: rect, imageSize: ImageSize(width: 400, height: 300))
         let zs = (m[0] * m[0] + m[4] * m[4]).squareRoot()
         #expect(maxAbsDiff(viaMatrix.map(\.z), points.map { $0.z * zs }) < 3e-7)
         #expect(maxAbsDiff(viaRect.map(\.z), points.map { $0.z * rect.width }) < 3e-7)
         var upright = rect
         upright.rotation = 0
-        let zUpright = projectLandmarks(points, matrix: projectionMatrix(for: upright, imageWidth: 400, imageHeight: 300)).map(\.z)
+        let zUpright = projectLandmarks(points, matrix: projectionMatrix(for: upright, imageSize: ImageSize(width: 400, height: 300))).map(\.z)
         #expect(maxAbsDiff(zUpright, projectLandmarks(points, onto: upright).map(\.z)) < 3e-7)
         // Corner (0, 0) of the ROI is its rotated top-left corner.
         let corner = projectLandmarks([NormalizedLandmark(x: 0, y: 0)], onto: rect)[0]

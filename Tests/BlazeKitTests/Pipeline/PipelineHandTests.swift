@@ -10,7 +10,7 @@ import Testing
     /// Legacy static-mode hands graph up to the ROIs: first 2 palms, §6.2 ROI, association 0.5.
     static func handROIs(_ stem: String) throws -> (entry: PipelineFixtures.TensorEntry, rois: [NormalizedRect]) {
         let (entry, palms) = try PipelineDetectorTests.detect(stem, model: .palmDetectionFull, anchors: .palm, decoder: .palm)
-        let rects = palms.prefix(2).map { handROI(fromPalm: $0, imageWidth: entry.width, imageHeight: entry.height) }
+        let rects = palms.prefix(2).map { handROI(fromPalm: $0, imageSize: ImageSize(width: entry.width, height: entry.height)) }
         return (entry, associateRects([Array(rects)], threshold: 0.5))
     }
 
@@ -74,7 +74,7 @@ import Testing
         let hand = try #require(reference.hands.first)
         let landmarks = hand.landmarks.map { NormalizedLandmark(x: $0.x, y: $0.y, z: $0.z) }
         let (w, h) = (reference.width, reference.height)
-        let roi = handROI(fromLandmarks: landmarks, imageWidth: w, imageHeight: h)
+        let roi = handROI(fromLandmarks: landmarks, imageSize: ImageSize(width: w, height: h))
         #expect(abs(roi.width * Float(w) - roi.height * Float(h)) < 1e-3)
         let (_, palmROIs) = try Self.handROIs("hand_victory_white_bg")
         let palmROI = try #require(palmROIs.first)

@@ -45,21 +45,21 @@ import Testing
     @Test func smootherOnLandmarks() {
         var s = LandmarkSmoother()
         let still = [NormalizedLandmark(x: 0.4, y: 0.4, z: 0.01), NormalizedLandmark(x: 0.6, y: 0.7, z: -0.02)]
-        #expect(s.smooth(still, imageWidth: 640, imageHeight: 480, timestampMicroseconds: 33_000) == still)
+        #expect(s.smooth(still, imageSize: ImageSize(width: 640, height: 480), timestampMicroseconds: 33_000) == still)
         // A still object stays exactly where it is.
-        let again = s.smooth(still, imageWidth: 640, imageHeight: 480, timestampMicroseconds: 66_000)
+        let again = s.smooth(still, imageSize: ImageSize(width: 640, height: 480), timestampMicroseconds: 66_000)
         #expect(maxAbsDiff(again.flatMap { [$0.x, $0.y, $0.z] }, still.flatMap { [$0.x, $0.y, $0.z] }) < 1e-6)
         // A jump is followed only partly at once.
         let moved = still.map { NormalizedLandmark(x: $0.x + 0.01, y: $0.y, z: $0.z) }
-        let out = s.smooth(moved, imageWidth: 640, imageHeight: 480, timestampMicroseconds: 99_000)
+        let out = s.smooth(moved, imageSize: ImageSize(width: 640, height: 480), timestampMicroseconds: 99_000)
         #expect(out[0].x > 0.4 && out[0].x < 0.41)
         #expect(abs(out[0].y - 0.4) < 1e-6)
         // Reset: the next frame passes through unchanged.
         s.reset()
-        #expect(s.smooth(moved, imageWidth: 640, imageHeight: 480, timestampMicroseconds: 132_000) == moved)
+        #expect(s.smooth(moved, imageSize: ImageSize(width: 640, height: 480), timestampMicroseconds: 132_000) == moved)
         // An empty frame resets too.
-        #expect(s.smooth([], imageWidth: 640, imageHeight: 480, timestampMicroseconds: 165_000).isEmpty)
-        #expect(s.smooth(still, imageWidth: 640, imageHeight: 480, timestampMicroseconds: 198_000) == still)
+        #expect(s.smooth([], imageSize: ImageSize(width: 640, height: 480), timestampMicroseconds: 165_000).isEmpty)
+        #expect(s.smooth(still, imageSize: ImageSize(width: 640, height: 480), timestampMicroseconds: 198_000) == still)
     }
 
     /// Reproduces the filter by hand for one coordinate: pixels, value_scale = 1/object_scale.
@@ -68,10 +68,10 @@ import Testing
         let w = 100, h = 100
         let f0 = [NormalizedLandmark(x: 0.2, y: 0.2), NormalizedLandmark(x: 0.6, y: 0.4)]  // object scale (40 + 20)/2 = 30 px
         let f1 = [NormalizedLandmark(x: 0.3, y: 0.2), NormalizedLandmark(x: 0.6, y: 0.4)]  // object scale (30 + 20)/2 = 25 px
-        _ = s.smooth(f0, imageWidth: w, imageHeight: h, timestampMicroseconds: 1_000_000)
-        let out = s.smooth(f1, imageWidth: w, imageHeight: h, timestampMicroseconds: 1_100_000)
+        _ = s.smooth(f0, imageSize: ImageSize(width: w, height: h), timestampMicroseconds: 1_000_000)
+        let out = s.smooth(f1, imageSize: ImageSize(width: w, height: h), timestampMicroseconds: 1_100_000)
         func alpha(_ cutoff: Double) -> Double { 1 / (1 + (1 / (2 * Double.pi * cutoff)) / 0.1) }
-        let options = LandmarkSmoother.Options.faceLandmarker
+        let options = LandmarkSmoothingOptions.faceLandmarker
         let dx = (30.0 - 20.0) * (1.0 / 25.0) * 10  // pixels · value_scale · Hz
         let edx = alpha(Double(options.derivateCutoff)) * dx
         let cutoff = Double(options.minCutoff) + Double(options.beta) * edx
@@ -84,8 +84,8 @@ import Testing
     @Test func tinyObjectsAreNotSmoothed() {
         var s = LandmarkSmoother()
         let dot = [NormalizedLandmark(x: 0.5, y: 0.5), NormalizedLandmark(x: 0.5, y: 0.5)]
-        _ = s.smooth(dot, imageWidth: 100, imageHeight: 100, timestampMicroseconds: 1000)
+        _ = s.smooth(dot, imageSize: ImageSize(width: 100, height: 100), timestampMicroseconds: 1000)
         let moved = dot.map { NormalizedLandmark(x: $0.x + 0.1, y: $0.y) }
-        #expect(s.smooth(moved, imageWidth: 100, imageHeight: 100, timestampMicroseconds: 2000) == moved)
+        #expect(s.smooth(moved, imageSize: ImageSize(width: 100, height: 100), timestampMicroseconds: 2000) == moved)
     }
 }

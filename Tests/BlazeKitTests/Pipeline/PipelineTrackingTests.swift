@@ -97,17 +97,17 @@ import Testing
     @Test func handDeduplication() {
         let a = Self.hand(), far = Self.hand(dx: 0.3), near = Self.hand(dx: 0.01)
         // Baseline of `a`: max(|0−5|, |5−17|, |17−0|) ≈ 23.3 px → threshold ≈ 4.7 px; 1 px shift matches all 21.
-        #expect(deduplicatedHandIndices([a, far], imageWidth: 100, imageHeight: 100) == [0, 1])
-        #expect(deduplicatedHandIndices([a, near], imageWidth: 100, imageHeight: 100) == [0])
-        #expect(deduplicatedHandIndices([a, far, near], imageWidth: 100, imageHeight: 100) == [0, 1])
+        #expect(deduplicatedHandIndices([a, far], imageSize: ImageSize(width: 100, height: 100)) == [0, 1])
+        #expect(deduplicatedHandIndices([a, near], imageSize: ImageSize(width: 100, height: 100)) == [0])
+        #expect(deduplicatedHandIndices([a, far, near], imageSize: ImageSize(width: 100, height: 100)) == [0, 1])
         // A shift of 6 px (> 0.2·baseline) matches no landmark: kept although the boxes overlap a lot.
-        #expect(deduplicatedHandIndices([a, Self.hand(dx: 0.06)], imageWidth: 100, imageHeight: 100) == [0, 1])
+        #expect(deduplicatedHandIndices([a, Self.hand(dx: 0.06)], imageSize: ImageSize(width: 100, height: 100)) == [0, 1])
         // Suppression is only against *retained* hands: near is dropped, near2 is compared with a only.
         let near2 = Self.hand(dx: 0.02)
-        #expect(deduplicatedHandIndices([a, near, near2], imageWidth: 100, imageHeight: 100) == [0])
+        #expect(deduplicatedHandIndices([a, near, near2], imageSize: ImageSize(width: 100, height: 100)) == [0])
         // Pixels, not normalized units: on a 1000-px-wide image the 0.01 shift is 10 px > threshold in x?
         // The threshold scales with the baseline, which scales too — still a duplicate.
-        #expect(deduplicatedHandIndices([a, near], imageWidth: 1000, imageHeight: 1000) == [0])
-        #expect(deduplicatedHandIndices([], imageWidth: 100, imageHeight: 100).isEmpty)
+        #expect(deduplicatedHandIndices([a, near], imageSize: ImageSize(width: 1000, height: 1000)) == [0])
+        #expect(deduplicatedHandIndices([], imageSize: ImageSize(width: 100, height: 100)).isEmpty)
     }
 }
