@@ -9,6 +9,7 @@ import BlazeModels
 ///     bench --soak [--frames N] [--threads N] [--json]   (long-running video and live-stream modes, see `Soak`)
 ///     bench --layer pointwise P K O [--tile MRxNV] [--relu6] [--runs N]   (one layer alone, hot and cold cache, see `LayerBench`)
 ///     bench --serve --model STEM [--threads N]   (times blocks of runs on request from stdin, see `serve`)
+///     bench --serve --model-file PATH.bkm [--threads N]   (the same for any converted model)
 ///
 /// `--threads N` measures every model at N threads (default: every core); `--model` filters (repeat
 /// it for several; model stems or pipeline names such as `faces_fast`); `--runs N` fixes the timed runs per model (default: about 1.5 s worth, 10–500);
@@ -36,9 +37,11 @@ struct BenchOptions {
     var layer: LayerBench.Spec?
     /// `--serve`: time runs of one model on request (a side-by-side script drives it).
     var serve = false
+    /// `--serve --model-file PATH`: a `.bkm` file instead of a bundled model.
+    var modelFile: String?
 
     static let usage =
-        "usage: bench [--json] [--threads N] [--model STEM]… [--runs N] [--no-alloc-count] | bench --profile [--threads N] [--model STEM]… [--top N] | bench --roofline | bench --soak [--frames N] [--threads N] [--json] | bench --layer pointwise P K O [--tile MRxNV] [--relu6] [--runs N] | bench --serve --model STEM [--threads N]"
+        "usage: bench [--json] [--threads N] [--model STEM]… [--runs N] [--no-alloc-count] | bench --profile [--threads N] [--model STEM]… [--top N] | bench --roofline | bench --soak [--frames N] [--threads N] [--json] | bench --layer pointwise P K O [--tile MRxNV] [--relu6] [--runs N] | bench --serve (--model STEM | --model-file PATH.bkm) [--threads N]"
 
     init(_ args: [String]) throws {
         var i = 0
@@ -69,6 +72,7 @@ struct BenchOptions {
             case "--profile": profile = true
             case "--roofline": roofline = true
             case "--serve": serve = true
+            case "--model-file": modelFile = try next()
             case "--soak": soak = true
             case "--frames": soakFrames = try positive("--frames")
             case "--top": profileTop = try positive("--top")
@@ -85,8 +89,11 @@ struct BenchOptions {
             }
             i += 1
         }
-        if serve && (models.count != 1 || !pipelines.isEmpty) {
-            throw BlazeError(.invalidInput, "--serve needs exactly one --model (a bundled model)")
+        if modelFile != nil && (!serve || !models.isEmpty || !pipelines.isEmpty) {
+            throw BlazeError(.invalidInput, "--model-file goes with --serve, in place of --model")
+        }
+        if serve && modelFile == nil && (models.count != 1 || !pipelines.isEmpty) {
+            throw BlazeError(.invalidInput, "--serve needs exactly one --model (a bundled model) or a --model-file")
         }
         if models.isEmpty && pipelines.isEmpty {
             models = BundledModel.allCases

@@ -66,12 +66,12 @@ func processCPUSeconds() -> Double {
     return seconds(usage.ru_utime) + seconds(usage.ru_stime)
 }
 
-/// `bench --serve --model STEM`: the model loaded and warmed up, then timed on request, so a
+/// `bench --serve --model STEM` (or `--model-file PATH`): the model loaded and warmed up, then timed on request, so a
 /// side-by-side script can alternate short blocks of BlazeKit and LiteRT runs (both sides then see
 /// the same load on a shared machine). Prints `ready`; then for each line `N` on stdin runs N
 /// inferences and prints their times in ms on one line; ends at EOF or `quit`.
-func serve(_ model: BundledModel, options: BenchOptions) throws {
-    let session = try model.load().makeSession(kernels: .optimized, threads: options.threads)
+func serve(_ model: Model, options: BenchOptions) throws {
+    let session = model.makeSession(kernels: .optimized, threads: options.threads)
     BenchInputs.fill(session)
     for _ in 0..<options.warmup { session.runInPlace() }
     func reply(_ line: String) {

@@ -22,7 +22,8 @@ func run() throws {
         return
     }
     if options.serve {
-        try serve(options.models[0], options: options)
+        let model = try options.modelFile.map { try Model(contentsOf: URL(fileURLWithPath: $0)) } ?? options.models[0].load()
+        try serve(model, options: options)
         return
     }
     if options.profile {

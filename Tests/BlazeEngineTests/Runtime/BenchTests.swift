@@ -1,4 +1,5 @@
 import Foundation
+import BlazeModels
 import Testing
 @testable import BlazeEngine
 
@@ -12,8 +13,11 @@ import Testing
         return FileManager.default.isExecutableFile(atPath: url.path) ? url : nil
     }
 
-    /// Runs bench with `arguments`; `environment` entries replace (nil: remove) the inherited ones.
-    static func runBench(_ arguments: [String], environment changes: [String: String?] = [:]) throws -> (status: Int32, stdout: Data) {
+    /// Runs bench with `arguments`; `environment` entries replace (nil: remove) the inherited ones;
+    /// `input` is written to its standard input.
+    static func runBench(
+        _ arguments: [String], environment changes: [String: String?] = [:], input: String? = nil
+    ) throws -> (status: Int32, stdout: Data) {
         let url = try #require(benchURL, "bench is not built next to the test binary (swift build -c release builds it)")
         let process = Process()
         process.executableURL = url
@@ -24,7 +28,13 @@ import Testing
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
+        let stdin = Pipe()
+        process.standardInput = input == nil ? FileHandle.nullDevice : stdin
         try process.run()
+        if let input {
+            stdin.fileHandleForWriting.write(Data(input.utf8))
+            try stdin.fileHandleForWriting.close()
+        }
         let data = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return (process.terminationStatus, data)
@@ -89,6 +99,26 @@ import Testing
         #expect(try Self.runBench(["--model", "no_such_model"]).status == 1)
         #expect(try Self.runBench(["--threads", "0"]).status == 1)
         #expect(try Self.runBench(["--frobnicate"]).status == 1)
+    }
+
+    /// `--serve --model-file`: any `.bkm` file, timed in blocks on request (what
+    /// Benchmarks/per_layer_litert.py drives): `ready LEVEL THREADS`, then one line of N positive
+    /// times per request; a bad request is an error line, and the process keeps serving.
+    @Test func serveTimesAModelFileOnRequest() throws {
+        let path = try BundledModel.faceBlendshapes.url().path
+        let r = try Self.runBench(["--serve", "--model-file", path, "--threads", "1"], input: "3\nzero\n2\nquit\n")
+        #expect(r.status == 0)
+        let lines = String(decoding: r.stdout, as: UTF8.self).split(separator: "\n").map(String.init)
+        #expect(lines.count == 4, "\(lines)")
+        guard lines.count == 4 else { return }
+        #expect(lines[0] == "ready \((try KernelLevels.active()).rawValue) 1")
+        let first = lines[1].split(separator: " ").compactMap { Double($0) }, second = lines[3].split(separator: " ").compactMap { Double($0) }
+        #expect(first.count == 3 && first.allSatisfy { $0 > 0 })
+        #expect(lines[2].hasPrefix("error: "))
+        #expect(second.count == 2 && second.allSatisfy { $0 > 0 })
+        #expect(try Self.runBench(["--serve", "--model-file", "/nonexistent/model.bkm"]).status == 1)
+        #expect(try Self.runBench(["--model-file", path]).status == 1)
+        #expect(try Self.runBench(["--serve", "--model-file", path, "--model", "face_blendshapes"]).status == 1)
     }
 
     @Test func layerTimingNamesItsTileAndRejectsBadShapes() throws {
