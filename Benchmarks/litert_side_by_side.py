@@ -53,8 +53,6 @@ MODELS = [
 FROM_TASK = {"face_landmarks_detector", "face_blendshapes"}
 
 
-
-
 def tflite_path(stem, workdir):
     if stem not in FROM_TASK:
         return os.path.join(SOURCES, stem + ".tflite")
@@ -106,14 +104,6 @@ def bench_json(level, stem, threads, runs):
                        capture_output=True, text=True, check=True, env=bench_env(level))
     m = re.search(r"threads had a core (\d+) %", r.stderr)
     return json.loads(r.stdout), (int(m.group(1)) / 100 if m else 1.0)
-
-
-
-
-
-
-
-
 
 
 class BenchServer:

@@ -131,21 +131,18 @@ struct HandOptionsTests {
         expectError(folder.appendingPathComponent("missing").path, notFound)  // no such folder
         expectError(folder.path, notFound)  // empty folder
         expectError(bundled.appendingPathComponent("hand_landmark_full.bkm").path, notFound)  // a file
+        /// Copies the bundled model `source` into the folder under the file name `name`.
+        func place(_ source: String, as name: String) throws {
+            try FileManager.default.copyItem(
+                at: bundled.appendingPathComponent("\(source).bkm"), to: folder.appendingPathComponent("\(name).bkm"))
+        }
         // A face detector where the palm detector should be.
-        try FileManager.default.copyItem(
-            at: bundled.appendingPathComponent("face_detection_short_range.bkm"),
-            to: folder.appendingPathComponent("palm_detection_full.bkm"))
-        try FileManager.default.copyItem(
-            at: bundled.appendingPathComponent("hand_landmark_full.bkm"),
-            to: folder.appendingPathComponent("hand_landmark_full.bkm"))
+        try place("face_detection_short_range", as: "palm_detection_full")
+        try place("hand_landmark_full", as: "hand_landmark_full")
         expectError(folder.path, invalid)
         // A palm detector where the landmark net should be.
-        try FileManager.default.copyItem(
-            at: bundled.appendingPathComponent("palm_detection_lite.bkm"),
-            to: folder.appendingPathComponent("palm_detection_lite.bkm"))
-        try FileManager.default.copyItem(
-            at: bundled.appendingPathComponent("palm_detection_lite.bkm"),
-            to: folder.appendingPathComponent("hand_landmark_lite.bkm"))
+        try place("palm_detection_lite", as: "palm_detection_lite")
+        try place("palm_detection_lite", as: "hand_landmark_lite")
         expectError(folder.path, invalid, variant: .lite)
         // Garbage: the engine's own error, kind included, travels with the landmarker's.
         try Data(repeating: 0x5A, count: 1000).write(to: folder.appendingPathComponent("palm_detection_full.bkm"))

@@ -330,31 +330,20 @@ final class PackedConv2D: ConvKernel, @unchecked Sendable {
         let cpad = ((C + ConvTiles.lanes - 1) / ConvTiles.lanes) * ConvTiles.lanes
         let bias = w + biasOffset, alpha = w + alphaOffset
         typealias V = ConvTiles.Vec
+        // One specialisation per output-channel count (N outputs, U-fold unrolled reduction).
+        @inline(__always)
+        func dot<let N: Int, let U: Int>(_: DotTile<V, N, U>.Type) {
+            DotTile<V, N, U>.pixels(
+                pixels, x: input, C: C, w: w, cpad: cpad, out: output, residual: residual,
+                ldr: residualChannels, bias: bias, alpha: alpha, epilogue: epilogue)
+        }
         switch g.outC {
-        case 1:
-            DotTile<V, 1, 4>.pixels(
-                pixels, x: input, C: C, w: w, cpad: cpad, out: output, residual: residual,
-                ldr: residualChannels, bias: bias, alpha: alpha, epilogue: epilogue)
-        case 2:
-            DotTile<V, 2, 4>.pixels(
-                pixels, x: input, C: C, w: w, cpad: cpad, out: output, residual: residual,
-                ldr: residualChannels, bias: bias, alpha: alpha, epilogue: epilogue)
-        case 3:
-            DotTile<V, 3, 4>.pixels(
-                pixels, x: input, C: C, w: w, cpad: cpad, out: output, residual: residual,
-                ldr: residualChannels, bias: bias, alpha: alpha, epilogue: epilogue)
-        case 4:
-            DotTile<V, 4, 4>.pixels(
-                pixels, x: input, C: C, w: w, cpad: cpad, out: output, residual: residual,
-                ldr: residualChannels, bias: bias, alpha: alpha, epilogue: epilogue)
-        case 5:
-            DotTile<V, 5, 2>.pixels(
-                pixels, x: input, C: C, w: w, cpad: cpad, out: output, residual: residual,
-                ldr: residualChannels, bias: bias, alpha: alpha, epilogue: epilogue)
-        default:
-            DotTile<V, 6, 2>.pixels(
-                pixels, x: input, C: C, w: w, cpad: cpad, out: output, residual: residual,
-                ldr: residualChannels, bias: bias, alpha: alpha, epilogue: epilogue)
+        case 1: dot(DotTile<V, 1, 4>.self)
+        case 2: dot(DotTile<V, 2, 4>.self)
+        case 3: dot(DotTile<V, 3, 4>.self)
+        case 4: dot(DotTile<V, 4, 4>.self)
+        case 5: dot(DotTile<V, 5, 2>.self)
+        default: dot(DotTile<V, 6, 2>.self)
         }
     }
 
