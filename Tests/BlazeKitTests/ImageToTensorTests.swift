@@ -131,20 +131,4 @@ import Testing
         }
         #expect(matching == [.left])
     }
-
-    /// The 720p NV12 → 192×192 rotated crop (bench entry `crop_nv12_720p_192`) is fast.
-    @Test func cropSpeed() throws {
-        let image = try randomImage(1280, 720, .nv12(.video))
-        let options = ImageToTensorOptions(width: 192, height: 192, keepAspectRatio: true, borderMode: .replicate, outputRange: -1...1)
-        let roi = NormalizedRect(xCenter: 0.5, yCenter: 0.5, width: 0.4, height: 0.7, rotation: 0.3)
-        var buffer = [Float](repeating: 0, count: options.elementCount)
-        var best = Double.infinity
-        for _ in 0..<20 {
-            let start = DispatchTime.now().uptimeNanoseconds
-            try buffer.withUnsafeMutableBufferPointer { _ = try image.toTensor(roi: roi, options: options, into: $0) }
-            best = min(best, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
-        }
-        print("crop NV12 720p → 192×192 rotated: \(best) ms")
-        #expect(best < 20)
-    }
 }

@@ -9,18 +9,25 @@ import Testing
 /// from the numbering).
 @Suite("FramePrefetcher")
 struct FramePrefetcherTests {
-    /// Frames 0..<count, each `delay` µs apart, then `failure` if given.
+    /// Frames 0..<count, each `delay` µs apart, then `failure` if given; `made` is signalled for
+    /// every frame handed out.
     final class Counter: FrameSource {
         let count: Int, delay: UInt32, failure: BlazeError?
+        let made: DispatchSemaphore?
         var next = 0
-        init(count: Int, delay: UInt32 = 0, failure: BlazeError? = nil) { self.count = count; self.delay = delay; self.failure = failure }
+        init(count: Int, delay: UInt32 = 0, failure: BlazeError? = nil, made: DispatchSemaphore? = nil) {
+            self.count = count; self.delay = delay; self.failure = failure; self.made = made
+        }
         func nextFrame() throws -> VideoFrame? {
             guard next < count else {
                 if let failure { throw failure }
                 return nil
             }
             if delay > 0 { usleep(delay) }
-            defer { next += 1 }
+            defer {
+                next += 1
+                made?.signal()
+            }
             return VideoFrame(image: try VisionImage(width: 2, height: 2, format: .gray8), index: next, timestampInMilliseconds: next * 33)
         }
     }
@@ -37,13 +44,18 @@ struct FramePrefetcherTests {
         #expect(prefetcher.droppedFrames == 0)
     }
 
+    /// "Busy" is a fact, not a timing guess: after its first frame the consumer waits until the
+    /// source has handed out 12 frames. The reader records frame k before it asks for k + 1, so
+    /// by then frames up to 10 were offered while one frame slot was free: some must be dropped.
     @Test func latestDropsWhatABusyConsumerMisses() throws {
-        // The source makes a frame every 1 ms; the consumer takes 5 ms per frame.
-        let prefetcher = FramePrefetcher(Counter(count: 200, delay: 1000), policy: .latest)
+        let made = DispatchSemaphore(value: 0)
+        let prefetcher = FramePrefetcher(Counter(count: 200, made: made), policy: .latest)
         var indices: [Int] = []
         while let frame = try prefetcher.nextFrame() {
             indices.append(frame.index)
-            usleep(5000)
+            if indices.count == 1 {
+                for _ in 0..<12 { made.wait() }
+            }
         }
         #expect(indices == indices.sorted() && Set(indices).count == indices.count, "in order, none twice")
         #expect(indices.count < 200 && prefetcher.droppedFrames > 0)
