@@ -284,7 +284,9 @@ enum DWTiles<V: KernelVector, let K: Int, let S: Int, let T: Int, let B: Int> {
     /// Input columns one tile reads per kernel row.
     static var span: Int { (T &- 1) &* S &+ K }
 
-    @inline(__always)
+    /// One output row of one channel group: the out-of-line unit, so the row's job is passed
+    /// once per row (not copied for every tile) and the tiles are inlined into one loop.
+    @inline(never)
     static func row(_ j: DWRowJob, channel: Int) {
         let OW = j.OW
         var ox0 = 0
@@ -303,13 +305,12 @@ enum DWTiles<V: KernelVector, let K: Int, let S: Int, let T: Int, let B: Int> {
         }
     }
 
-    // Two out-of-line copies, so neither carries the other's column tests.
-    @inline(never)
+    @inline(__always)
     static func interiorTile(_ j: DWRowJob, channel: Int, ox0: Int, storeFrom: Int) {
         tile(j, channel: channel, ox0: ox0, storeFrom: storeFrom, storeTo: T, checked: false)
     }
 
-    @inline(never)
+    @inline(__always)
     static func borderTile(_ j: DWRowJob, channel: Int, ox0: Int, storeFrom: Int, storeTo: Int) {
         tile(j, channel: channel, ox0: ox0, storeFrom: storeFrom, storeTo: storeTo, checked: true)
     }
