@@ -107,13 +107,14 @@ def bench_json(level, stem, threads, runs):
 
 
 class BenchServer:
-    """A `bench --serve` process: one model loaded and warmed up, timing blocks of runs on request."""
-    def __init__(self, level, stem, threads):
-        self.process = subprocess.Popen([BUILDS[level][0], "--serve", "--model", stem, "--threads", str(threads)],
+    """A `bench --serve` process: one model (`model_args`: `--model STEM` or `--model-file PATH`)
+    loaded and warmed up, timing blocks of runs on request."""
+    def __init__(self, level, model_args, threads):
+        self.process = subprocess.Popen([BUILDS[level][0], "--serve", *model_args, "--threads", str(threads)],
                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=bench_env(level))
         ready = self.process.stdout.readline().split()
         if not ready or ready[0] != "ready":
-            sys.exit(f"bench --serve did not start: {ready}")
+            sys.exit(f"bench --serve did not start with {model_args}: {ready}")
         self.isa = ready[1]
 
     def samples_ms(self, runs):
@@ -139,7 +140,7 @@ def lockstep(args, workdir):
                 wait_for_quiet(args.quiet, 600)
             log(f"lockstep: {stem} at {threads} thread(s), {blocks} block pairs of {args.block} runs")
             lite = LiteRTModel(path, threads)
-            servers = {b: BenchServer(b, stem, threads) for b in args.builds}
+            servers = {b: BenchServer(b, ["--model", stem], threads) for b in args.builds}
             lite_all, ours_all, ratios = [], {b: [] for b in args.builds}, {b: [] for b in args.builds}
             for _ in range(blocks):
                 lite_block = lite.samples_ms(args.block)

@@ -37,7 +37,7 @@ from ai_edge_litert.interpreter import Interpreter, OpResolverType
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from benchmark_common import BENCH, ROOT, bench_env, cpu_name, log  # noqa: E402
-from litert_side_by_side import MODELS, LiteRTModel, tflite_path  # noqa: E402
+from litert_side_by_side import MODELS, BenchServer, LiteRTModel, tflite_path  # noqa: E402
 
 BLAZE_MODEL = os.path.join(ROOT, ".build", "release", "blaze-model")
 UNPACKING_OPS = {"DEQUANTIZE", "DENSIFY"}
@@ -81,6 +81,10 @@ def single_op_models(path):
     model.metadata = None
     model.metadataBuffer = None
 
+    def shape_of(t):
+        shape = graph.tensors[t].shape  # None for a scalar
+        return [] if shape is None else list(shape)
+
     def is_constant(t):
         data = model.buffers[graph.tensors[t].buffer].data
         return data is not None and len(data) > 0
@@ -108,31 +112,10 @@ def single_op_models(path):
         graph.outputs = list(op.outputs)
         builder = flatbuffers.Builder(1 << 20)
         builder.Finish(model.Pack(builder), file_identifier=b"TFL3")
-        shapes = [list(graph.tensors[t].shape) for t in op.inputs if t >= 0]
-        out_shape = list(graph.tensors[op.outputs[0]].shape)
+        shapes = [shape_of(t) for t in op.inputs if t >= 0]
+        out_shape = shape_of(op.outputs[0])
         out.append((index, kind, f"{shapes} -> {out_shape}", bytes(builder.Output())))
     return out
-
-
-class Server:
-    """`bench --serve --model-file PATH` (or `--model STEM`): one model, timing blocks of runs on request."""
-    def __init__(self, model_args, threads):
-        self.process = subprocess.Popen([BENCH, "--serve", *model_args, "--threads", str(threads)],
-                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=bench_env())
-        ready = self.process.stdout.readline().split()
-        if not ready or ready[0] != "ready":
-            raise RuntimeError(f"bench --serve did not start with {model_args}: {ready}")
-        self.isa = ready[1]
-
-    def samples_ms(self, runs):
-        self.process.stdin.write(f"{runs}\n")
-        self.process.stdin.flush()
-        return [float(x) for x in self.process.stdout.readline().split()]
-
-    def close(self):
-        self.process.stdin.write("quit\n")
-        self.process.stdin.flush()
-        self.process.wait()
 
 
 def lockstep(lite, ours, blocks, block):
@@ -178,7 +161,7 @@ def main():
                 f.write(data)
             subprocess.run([BLAZE_MODEL, "convert", tflite, "-o", bkm], check=True, capture_output=True, env=bench_env())
             lite = LiteRTModel(tflite, args.threads)
-            ours = Server(["--model-file", bkm], args.threads)
+            ours = BenchServer("default", ["--model-file", bkm], args.threads)
             isa = ours.isa
             ours.samples_ms(args.block)  # warm-up block
             lite_ms, ours_ms, ratio = lockstep(lite, ours, args.blocks, args.block)
@@ -188,7 +171,7 @@ def main():
             log(f"  #{index:<4} {kind:<20} {lite_ms:8.4f} {ours_ms:8.4f} {ratio:5.2f}  {shapes}")
 
         whole_lite = LiteRTModel(path, args.threads)
-        whole_ours = Server(["--model", args.model], args.threads)
+        whole_ours = BenchServer("default", ["--model", args.model], args.threads)
         net_lite, net_ours, net_ratio = lockstep(whole_lite, whole_ours, args.blocks, args.block)
         whole_ours.close()
 
