@@ -200,10 +200,11 @@ final class PackedDepthwiseConv2D: DepthwiseKernel, @unchecked Sendable {
             while kyLo < g.kernelH && iy0 &+ kyLo &* g.dilationH < 0 { kyLo &+= 1 }
             var kyHi = g.kernelH
             while kyHi > kyLo && iy0 &+ (kyHi &- 1) &* g.dilationH >= g.inH { kyHi &-= 1 }
+            let rowResidual: UnsafePointer<Float>? = if let residual { residual + r &* g.outW &* C } else { nil }
             var job = DWRowJob(
                 image: input + n &* g.inH &* g.inW &* C,
                 out: output + r &* g.outW &* C,
-                residual: residual.map { $0 + r &* g.outW &* C },
+                residual: rowResidual,
                 weights: base, bias: base, alpha: base, blockStride: 0,
                 iy0: iy0, kyLo: kyLo, kyHi: kyHi,
                 W: g.inW, C: C, OW: g.outW, KW: g.kernelW, KH: g.kernelH,
@@ -247,7 +248,7 @@ final class PackedDepthwiseConv2D: DepthwiseKernel, @unchecked Sendable {
                             total += image[(iy &* g.inW &+ ix) &* C &+ c] * w[(ky &* g.kernelW &+ kx) &* O &+ oc]
                         }
                     }
-                    let res: Float? = residual.map { $0[o &+ oc] }
+                    let res: Float? = if let residual { residual[o &+ oc] } else { nil }
                     output[o &+ oc] = e.apply(total, bias: bias[oc], residual: res, alpha: alpha[oc])
                 }
             }
@@ -442,7 +443,7 @@ enum DWRowGeneral: DWRowKernel {
                 ky &+= 1
             }
             let o = ox &* C &+ channel
-            let res: V? = j.residual.map { V.load($0 + o) }
+            let res: V? = if let r = j.residual { V.load(r + o) } else { nil }
             e.apply(acc0.add(acc1), bias: bias, residual: res, alpha: alpha).store(j.out + o)
         }
     }
