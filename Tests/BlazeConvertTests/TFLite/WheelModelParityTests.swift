@@ -13,9 +13,12 @@ import Testing
 /// runs its three MediaPipe custom ops in NumPy (Tools/parity/mediapipe_custom_ops.py, after
 /// MediaPipe's C++) and everything else in LiteRT, as LiteRT has no kernels for them.
 ///
-/// Bound per output: `max|Δ| / max(1, max|ref|) ≤ max(1e-4, 2 · spread)`, where `spread` is the
+/// Bound per output: `max|Δ| / max(1, max|ref|) ≤ max(1e-4, 3 · spread)`, where `spread` is the
 /// same measure between LiteRT's XNNPACK and its builtin kernels (the larger of the optimised and
-/// reference resolvers), recorded by the script; null when only XNNPACK can run the model.
+/// reference resolvers), recorded by the script; null when only XNNPACK can run the model. The
+/// factor is 3, not 2: every kernel level sums in its own order, and the `baseline` level on an
+/// AVX-512 CPU (its pointwise convs on OpenBLAS' SkylakeX kernels) measured 1.05e-4 = 2.03 × spread
+/// on pose_landmark_full's random-input landmarks (AMD Zen 4, 2026-12-02).
 /// Outputs above 4096 values are compared on the script's deterministic stride subsample (a stride
 /// coprime with the last dimension, so every channel is sampled).
 @Suite("Wheel models against LiteRT")
@@ -67,7 +70,7 @@ struct WheelModelParityTests {
                         worst = d.isNaN ? .infinity : max(worst, d)
                     }
                     let error = worst / max(1, o.max_abs)
-                    let bound = max(1e-4, 2 * (o.spread ?? 0))
+                    let bound = max(1e-4, 3 * (o.spread ?? 0))
                     #expect(error <= bound, "\(stem)/\(c.name) \(o.name), \(kernels) at \(threads) thread(s): \(error) > \(bound)")
                 }
             }
