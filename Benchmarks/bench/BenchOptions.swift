@@ -7,7 +7,7 @@ import BlazeModels
 ///     bench --profile [--threads N] [--model STEM]… [--top N]   (time per op, slowest first)
 ///     bench --roofline   (register-only multiply-add peak of each kernel level this CPU runs)
 ///     bench --soak [--frames N] [--threads N] [--json]   (long-running video and live-stream modes, see `Soak`)
-///     bench --layer pointwise P K O [--tile MRxNV] [--relu6] [--runs N]   (one layer alone, hot and cold cache, see `LayerBench`)
+///     bench --layer pointwise P K O | depthwise H W C K S [--tile MRxNV | T] [--relu6] [--runs N]   (one layer alone, hot and cold cache, see `LayerBench`)
 ///     bench --serve --model STEM [--threads N]   (times blocks of runs on request from stdin, see `serve`)
 ///     bench --serve --model-file PATH.bkm [--threads N]   (the same for any converted model)
 ///
@@ -41,7 +41,7 @@ struct BenchOptions {
     var modelFile: String?
 
     static let usage =
-        "usage: bench [--json] [--threads N] [--model STEM]… [--runs N] [--no-alloc-count] | bench --profile [--threads N] [--model STEM]… [--top N] | bench --roofline | bench --soak [--frames N] [--threads N] [--json] | bench --layer pointwise P K O [--tile MRxNV] [--relu6] [--runs N] | bench --serve (--model STEM | --model-file PATH.bkm) [--threads N]"
+        "usage: bench [--json] [--threads N] [--model STEM]… [--runs N] [--no-alloc-count] | bench --profile [--threads N] [--model STEM]… [--top N] | bench --roofline | bench --soak [--frames N] [--threads N] [--json] | bench --layer (pointwise P K O | depthwise H W C K S) [--tile MRxNV | T] [--relu6] [--runs N] | bench --serve (--model STEM | --model-file PATH.bkm) [--threads N]"
 
     init(_ args: [String]) throws {
         var i = 0
@@ -77,10 +77,15 @@ struct BenchOptions {
             case "--frames": soakFrames = try positive("--frames")
             case "--top": profileTop = try positive("--top")
             case "--no-alloc-count": countAllocations = false
-            case "--layer": layer = try LayerBench.parse([try next(), try next(), try next(), try next()])
+            case "--layer":
+                let kind = try next()
+                guard let count = LayerBench.valueCount(kind: kind) else {
+                    throw BlazeError(.invalidInput, "--layer expects: pointwise P K O, or depthwise H W C K S")
+                }
+                layer = try LayerBench.parse([kind] + (0..<count).map { _ in try next() })
             case "--tile":
                 guard layer != nil else { throw BlazeError(.invalidInput, "--tile goes after --layer") }
-                layer?.tile = try LayerBench.parseTile(try next())
+                try LayerBench.parseTile(try next(), into: &layer!)
             case "--relu6":
                 guard layer != nil else { throw BlazeError(.invalidInput, "--relu6 goes after --layer") }
                 layer?.activation = .relu6

@@ -1,27 +1,56 @@
 import BlazeEngine
 import Foundation
 
-/// `bench --layer pointwise P K O [--tile MRxNV] [--activation relu6]`: one 1×1 conv of P pixels,
-/// K input and O output channels on the active kernel level, timed alone, one thread. Two figures:
+/// `bench --layer pointwise P K O [--tile MRxNV] [--relu6]`: one 1×1 conv of P pixels, K input
+/// and O output channels; `bench --layer depthwise H W C K S [--tile T] [--relu6]`: one K×K
+/// depthwise conv of stride S (SAME padding) over an H×W×C input, tiles of T pixels forced with
+/// `--tile`. Either runs on the active kernel level, timed alone, one thread. Two figures:
 /// `hot` runs it back to back on the same buffers (everything it touches stays in cache), `cold`
 /// runs it after streaming through a buffer larger than the last-level cache share, as a layer in
 /// a network finds its input in L2/L3. Their gap says how much of a layer's time is memory.
 /// `--tile` forces the SIMD tiles (a level that gives the layer to OpenBLAS shows path
 /// `blasPointwise` without it).
 enum LayerBench {
+    enum Kind { case pointwise, depthwise }
+
     struct Spec {
-        var pixels: Int, depth: Int, outputs: Int
+        var kind = Kind.pointwise
+        /// Pointwise: P, K, O. Depthwise: H, W, C, K, S.
+        var sizes: [Int]
         var tile: ConvTileShape?
+        var tilePixels: Int?
         var activation: Activation = .none
     }
 
-    static func parse(_ values: [String]) throws -> Spec {
-        guard values.count == 4, values[0] == "pointwise", let p = Int(values[1]), let k = Int(values[2]), let o = Int(values[3]),
-            p >= 1, k >= 1, o >= 1
-        else {
-            throw BlazeError(.invalidInput, "--layer expects: pointwise P K O (positive integers)")
+    /// Values after `--layer` that `kind` takes (nil: no such layer kind).
+    static func valueCount(kind: String) -> Int? {
+        switch kind {
+        case "pointwise": 3
+        case "depthwise": 5
+        default: nil
         }
-        return Spec(pixels: p, depth: k, outputs: o)
+    }
+
+    static func parse(_ values: [String]) throws -> Spec {
+        let sizes = values.dropFirst().compactMap { Int($0) }.filter { $0 >= 1 }
+        switch values.first {
+        case "pointwise" where values.count == 4 && sizes.count == 3:
+            return Spec(kind: .pointwise, sizes: sizes)
+        case "depthwise" where values.count == 6 && sizes.count == 5:
+            return Spec(kind: .depthwise, sizes: sizes)
+        default:
+            throw BlazeError(.invalidInput, "--layer expects: pointwise P K O, or depthwise H W C K S (positive integers)")
+        }
+    }
+
+    /// `--tile`: MRxNV for pointwise layers, pixels per tile for depthwise ones.
+    static func parseTile(_ text: String, into spec: inout Spec) throws {
+        if spec.kind == .depthwise {
+            guard let t = Int(text), t >= 1 else { throw BlazeError(.invalidInput, "--tile of a depthwise layer expects pixels per tile, e.g. 8") }
+            spec.tilePixels = t
+        } else {
+            spec.tile = try parseTile(text)
+        }
     }
 
     static func parseTile(_ text: String) throws -> ConvTileShape {
@@ -33,20 +62,21 @@ enum LayerBench {
     static func run(_ spec: Spec, runs: Int) throws {
         let level = try KernelLevels.active()
         let kernels = try KernelLevels.kernels(for: level)
+        if spec.kind == .depthwise { return try runDepthwise(spec, runs: runs, level: level, kernels: kernels) }
         if let tile = spec.tile, !kernels.convTiles.contains(where: { $0.rows == tile.rows && tile.maxVectors <= $0.maxVectors }) {
             throw BlazeError(
                 .invalidInput,
                 "level \(level) has no \(tile.rows)×\(tile.maxVectors) tile; it has " + kernels.convTiles.map { "\($0.rows)x\($0.maxVectors)" }.joined(separator: ", "))
         }
-        let P = spec.pixels, K = spec.depth, O = spec.outputs
+        let P = spec.sizes[0], K = spec.sizes[1], O = spec.sizes[2]
         let g = ConvGeometry(
             batch: 1, inH: P, inW: 1, inC: K, outH: P, outW: 1, outC: O, kernelH: 1, kernelW: 1,
             strideH: 1, strideW: 1, dilationH: 1, dilationW: 1, padTop: 0, padLeft: 0)
         var rng = SystemRandomNumberGenerator()
         let filter = (0..<(O * K)).map { _ in Float.random(in: -1...1, using: &rng) }
         let bias = (0..<O).map { _ in Float.random(in: -1...1, using: &rng) }
-        let input = (0..<(P * K)).map { _ in Float.random(in: -1...1, using: &rng) }
-        var output = [Float](repeating: 0, count: P * O)
+        let input = Aligned((0..<(P * K)).map { _ in Float.random(in: -1...1, using: &rng) })
+        let output = Aligned([Float](repeating: 0, count: P * O))
         let kernel = filter.withUnsafeBufferPointer { f in
             bias.withUnsafeBufferPointer { b in
                 kernels.conv(
@@ -55,8 +85,54 @@ enum LayerBench {
                     backend: spec.tile == nil ? .automatic : .simd, tile: spec.tile)
             }
         }
+        let (hot, hotMin, cold) = time(runs: runs) {
+            kernel.run(input: input.pointer, output: output.pointer, residual: nil, work: 0..<kernel.workCount)
+        }
+        let gflop = Double(kernel.flops) / 1e9
+        let peak = try Roofline.gflops(level)
+        print(
+            "pointwise P=\(P) K=\(K) O=\(O) level \(level) path \(kernel.kind) tile \(kernel.tileRows)x\(kernel.tileVectors): "
+                + String(
+                    format: "hot min %.1f GFLOP/s, hot %.4f ms %.1f GFLOP/s (%.0f %%), cold %.4f ms %.1f GFLOP/s (%.0f %%) of %.1f",
+                    gflop / hotMin * 1e3, hot, gflop / hot * 1e3, 100 * gflop / hot * 1e3 / peak, cold, gflop / cold * 1e3, 100 * gflop / cold * 1e3 / peak, peak))
+    }
+
+    static func runDepthwise(_ spec: Spec, runs: Int, level: ISALevel, kernels: any ISAKernelSet.Type) throws {
+        let H = spec.sizes[0], W = spec.sizes[1], C = spec.sizes[2], K = spec.sizes[3], S = spec.sizes[4]
+        if let t = spec.tilePixels, !kernels.depthwiseTilePixels.contains(t) {
+            throw BlazeError(.invalidInput, "level \(level) has depthwise tiles of \(kernels.depthwiseTilePixels.map(String.init).joined(separator: ", ")) pixels, not \(t)")
+        }
+        let params = DepthwiseConv2DParams(strideH: S, strideW: S, padding: .same, activation: spec.activation)
+        let g = try params.geometry(input: [1, H, W, C], filter: [1, K, K, C])
+        var rng = SystemRandomNumberGenerator()
+        let filter = (0..<(K * K * C)).map { _ in Float.random(in: -1...1, using: &rng) }
+        let bias = (0..<C).map { _ in Float.random(in: -1...1, using: &rng) }
+        let input = Aligned((0..<(H * W * C)).map { _ in Float.random(in: -1...1, using: &rng) })
+        let output = Aligned([Float](repeating: 0, count: g.outH * g.outW * C))
+        let kernel = filter.withUnsafeBufferPointer { f in
+            bias.withUnsafeBufferPointer { b in
+                kernels.depthwise(
+                    params: params, geometry: g, filter: f.baseAddress!, bias: b.baseAddress!, prelu: nil,
+                    residualActivation: .none, tilePixels: spec.tilePixels)
+            }
+        }
+        let (hot, hotMin, cold) = time(runs: runs) {
+            kernel.run(input: input.pointer, output: output.pointer, residual: nil, rows: 0..<kernel.workCount)
+        }
+        let gflop = Double(kernel.flops) / 1e9
+        let peak = try Roofline.gflops(level)
+        print(
+            "depthwise \(H)x\(W)x\(C) k\(K) s\(S) level \(level) tile \(kernel.tilePixels) px: "
+                + String(
+                    format: "hot min %.1f GFLOP/s, hot %.4f ms %.1f GFLOP/s (%.0f %%), cold %.4f ms %.1f GFLOP/s (%.0f %%) of %.1f",
+                    gflop / hotMin * 1e3, hot, gflop / hot * 1e3, 100 * gflop / hot * 1e3 / peak, cold, gflop / cold * 1e3, 100 * gflop / cold * 1e3 / peak, peak))
+    }
+
+    /// Median and minimum of `runs` hot runs of `body` (after one warm-up pass), and the median
+    /// of `runs` cold ones (each after streaming 32 MB through the caches), in ms.
+    static func time(runs: Int, _ body: () -> Void) -> (hot: Double, hotMin: Double, cold: Double) {
         var flush = [Float](repeating: 1, count: 8 << 20)  // 32 MB
-        func time(cold: Bool) -> (median: Double, min: Double) {
+        func measure(cold: Bool) -> (median: Double, min: Double) {
             var samples: [Double] = []
             for _ in 0..<runs {
                 if cold {
@@ -65,25 +141,25 @@ enum LayerBench {
                     if s == -1 { print("") }
                 }
                 let t0 = DispatchTime.now().uptimeNanoseconds
-                input.withUnsafeBufferPointer { x in
-                    output.withUnsafeMutableBufferPointer { y in
-                        kernel.run(input: x.baseAddress!, output: y.baseAddress!, residual: nil, work: 0..<kernel.workCount)
-                    }
-                }
+                body()
                 samples.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
             }
             samples.sort()
             return (samples[samples.count / 2], samples[0])
         }
-        _ = time(cold: false)
-        let (hot, hotMin) = time(cold: false)
-        let cold = time(cold: true).median
-        let gflop = Double(kernel.flops) / 1e9
-        let peak = try Roofline.gflops(level)
-        print(
-            "pointwise P=\(P) K=\(K) O=\(O) level \(level) path \(kernel.kind) tile \(kernel.tileRows)x\(kernel.tileVectors): "
-                + String(
-                    format: "hot min %.1f GFLOP/s, hot %.4f ms %.1f GFLOP/s (%.0f %%), cold %.4f ms %.1f GFLOP/s (%.0f %%) of %.1f",
-                    gflop / hotMin * 1e3, hot, gflop / hot * 1e3, 100 * gflop / hot * 1e3 / peak, cold, gflop / cold * 1e3, 100 * gflop / cold * 1e3 / peak, peak))
+        _ = measure(cold: false)
+        let (hot, hotMin) = measure(cold: false)
+        return (hot, hotMin, measure(cold: true).median)
+    }
+
+    /// A 64-byte aligned copy of `values`, as tensors are in a network's arena (a Swift array's
+    /// elements are only 16-byte aligned, so every 64-byte vector load would straddle two lines).
+    final class Aligned {
+        let pointer: UnsafeMutablePointer<Float>
+        init(_ values: [Float]) {
+            pointer = UnsafeMutableRawPointer.allocate(byteCount: max(values.count, 1) * 4, alignment: 64).bindMemory(to: Float.self, capacity: max(values.count, 1))
+            pointer.initialize(from: values, count: values.count)
+        }
+        deinit { pointer.deallocate() }
     }
 }

@@ -121,7 +121,9 @@ import Testing
     @Test(arguments: KernelLevels.runnable) func depthwiseInPlaceResidual(level: ISALevel) throws {
         let K = try KernelLevels.kernels(for: level)
         var rng = SIMDTestRNG(seed: 5)
-        for c in [5, 16, 24, 40] {
+        // C = 700: row chunks of 8 pixels, so the last chunk (1 pixel) shifts its tile back into
+        // the previous chunk, whose pixels were already written over the residual.
+        for c in [5, 16, 24, 40, 700] {
             let p = DepthwiseConv2DParams(padding: .same, activation: .relu)
             let g = try! p.geometry(input: [1, 7, 9, c], filter: [1, 3, 3, c])  // width 9: shifted last tiles
             let x = SIMDTestBuffer.random(7 * 9 * c, &rng), f = SIMDTestBuffer.random(9 * c, &rng), b = SIMDTestBuffer.random(c, &rng)

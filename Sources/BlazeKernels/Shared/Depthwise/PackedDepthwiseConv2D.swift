@@ -52,6 +52,10 @@ final class PackedDepthwiseConv2D: DepthwiseKernel, @unchecked Sendable {
     let multiplierBias: Int, multiplierAlpha: Int
     /// Offset of 16 zero floats in `storage` (the padding's columns).
     let zerosOffset: Int
+    /// Output pixels per chunk of a row: every channel group runs one chunk before the next
+    /// chunk starts, so the chunk's input columns (all channels, K rows) stay in L1 across the
+    /// groups. A multiple of 8, so every tile width (8, 4, 2) covers all but the last chunk exactly.
+    let chunkPixels: Int
 
     /// - Parameters:
     ///   - filter: `[1, KH, KW, C·M]` as in the model.
@@ -81,6 +85,7 @@ final class PackedDepthwiseConv2D: DepthwiseKernel, @unchecked Sendable {
             groups = []
             multiplierBias = taps * O; multiplierAlpha = taps * O + O
             zerosOffset = 0
+            chunkPixels = g.outW
             interiorLo = 0; interiorHi = 0
             return
         }
@@ -161,6 +166,26 @@ final class PackedDepthwiseConv2D: DepthwiseKernel, @unchecked Sendable {
         let hi = hiIncl < 0 ? 0 : hiIncl / g.strideW + 1
         interiorLo = min(lo, g.outW)
         interiorHi = max(interiorLo, min(hi, g.outW))
+        chunkPixels = Self.chunkPixels(geometry: g)
+    }
+
+    /// Whole rows for inputs of at most 512 KB (in L2 on current x86 cores: each group's strided
+    /// loads hit L2 whatever the order). Larger inputs stream from L3 or memory, and there the
+    /// groups' loads of a chunk together cover every cache line of its columns, which the
+    /// hardware prefetchers follow: the largest multiple of 8 output pixels whose input columns
+    /// over all channels and kernel rows fit in 24 KB (half of a small L1), at least 8.
+    static func chunkPixels(geometry g: ConvGeometry) -> Int {
+        if g.inH * g.inW * g.inC * 4 <= 512 * 1024 { return g.outW }
+        let budget = 24 * 1024 / 4
+        let perColumn = max(1, g.inC * g.kernelH)
+        var chunk = 8
+        while chunk < g.outW {
+            let next = chunk + 8
+            let columns = (next - 1) * g.strideW + (g.kernelW - 1) * g.dilationW + 1
+            if columns * perColumn > budget { break }
+            chunk = next
+        }
+        return chunk
     }
 
     /// Tile pixels used for the widest channel blocks (the level's vector width).
@@ -209,13 +234,20 @@ final class PackedDepthwiseConv2D: DepthwiseKernel, @unchecked Sendable {
                 iy0: iy0, kyLo: kyLo, kyHi: kyHi,
                 W: g.inW, C: C, OW: g.outW, KW: g.kernelW, KH: g.kernelH,
                 strideW: g.strideW, dilationH: g.dilationH, dilationW: g.dilationW, padLeft: g.padLeft,
-                interiorLo: interiorLo, interiorHi: interiorHi, zeros: base + zerosOffset, epilogue: epilogue)
-            for gr in groups {
-                job.weights = base + gr.offset
-                job.bias = base + (gr.offset &+ taps &* gr.lanes)
-                job.alpha = base + (gr.offset &+ (taps &+ 1) &* gr.lanes)
-                job.blockStride = gr.stride
-                R.run(job, group: gr)
+                interiorLo: interiorLo, interiorHi: interiorHi, zeros: base + zerosOffset, epilogue: epilogue,
+                pixelLo: 0, pixelHi: 0)
+            var px = 0
+            while px < g.outW {
+                job.pixelLo = px
+                job.pixelHi = min(g.outW, px &+ chunkPixels)
+                for gr in groups {
+                    job.weights = base + gr.offset
+                    job.bias = base + (gr.offset &+ taps &* gr.lanes)
+                    job.alpha = base + (gr.offset &+ (taps &+ 1) &* gr.lanes)
+                    job.blockStride = gr.stride
+                    R.run(job, group: gr)
+                }
+                px = job.pixelHi
             }
         }
     }
@@ -273,6 +305,8 @@ struct DWRowJob {
     /// At least 16 zero floats.
     var zeros: UnsafePointer<Float>
     var epilogue: FusedEpilogue
+    /// The output pixels to compute: `pixelLo..<pixelHi` of the row.
+    var pixelLo: Int, pixelHi: Int
 }
 
 protocol DWRowKernel {
@@ -285,40 +319,41 @@ enum DWTiles<V: KernelVector, let K: Int, let S: Int, let T: Int, let B: Int> {
     /// Input columns one tile reads per kernel row.
     static var span: Int { (T &- 1) &* S &+ K }
 
-    /// One output row of one channel group: the out-of-line unit, so the row's job is passed
-    /// once per row (not copied for every tile) and the tiles are inlined into one loop.
+    /// Pixels `pixelLo..<pixelHi` of one output row of one channel group: the out-of-line unit,
+    /// so the row's job is passed once (not copied for every tile) and the tiles are inlined
+    /// into one loop.
     @inline(never)
     static func row(_ j: DWRowJob, channel: Int) {
-        let OW = j.OW
-        var ox0 = 0
-        while ox0 < OW {
+        let hi = j.pixelHi
+        var ox0 = j.pixelLo
+        while ox0 < hi {
             var start = ox0, storeFrom = 0
-            if ox0 &+ T > OW && OW >= T {  // last partial tile: shift back, store only the new pixels
-                start = OW &- T
+            if ox0 &+ T > hi && hi >= T {  // last partial tile: shift back, store only the new pixels
+                start = hi &- T
                 storeFrom = ox0 &- start
             }
             if start >= j.interiorLo && start &+ T <= j.interiorHi {
                 interiorTile(j, channel: channel, ox0: start, storeFrom: storeFrom)
             } else {
-                borderTile(j, channel: channel, ox0: start, storeFrom: storeFrom, storeTo: min(T, OW &- start))
+                borderTile(j, channel: channel, ox0: start, storeFrom: storeFrom, storeTo: min(T, hi &- start))
             }
             ox0 = start &+ T
         }
     }
 
-    @inline(__always)
+    @_transparent
     static func interiorTile(_ j: DWRowJob, channel: Int, ox0: Int, storeFrom: Int) {
         tile(j, channel: channel, ox0: ox0, storeFrom: storeFrom, storeTo: T, checked: false)
     }
 
-    @inline(__always)
+    @_transparent
     static func borderTile(_ j: DWRowJob, channel: Int, ox0: Int, storeFrom: Int, storeTo: Int) {
         tile(j, channel: channel, ox0: ox0, storeFrom: storeFrom, storeTo: storeTo, checked: true)
     }
 
     /// Output pixels `ox0 + t`, `t < T`; stores `storeFrom..<storeTo`. `checked`: input columns
     /// outside the row are zeros (padding); pixels past the row end are computed but not stored.
-    @inline(__always)
+    @_transparent
     static func tile(_ j: DWRowJob, channel: Int, ox0: Int, storeFrom: Int, storeTo: Int, checked: Bool) {
         let L = V.laneCount
         let C = j.C, W = j.W
@@ -350,7 +385,7 @@ enum DWTiles<V: KernelVector, let K: Int, let S: Int, let T: Int, let B: Int> {
     /// `qLo..<qHi` when checked), then K·T FMAs. Interior tiles of levels with few registers
     /// (`DWShapes.columnsInRegisters == false`) instead read each column in its FMA (a memory
     /// operand): T·K loads, but only the accumulators and one weight vector live in registers.
-    @inline(__always)
+    @_transparent
     static func kernelRow(
         _ acc: inout InlineArray<T, V>, _ cp: UnsafePointer<Float>, _ wb: UnsafePointer<Float>,
         C: Int, qLo: Int, qHi: Int, zeros: UnsafePointer<Float>, checked: Bool
@@ -378,24 +413,41 @@ enum DWTiles<V: KernelVector, let K: Int, let S: Int, let T: Int, let B: Int> {
         }
     }
 
-    @inline(__always)
+    /// Epilogue and stores of one channel vector. Unrolled by hand with constant indices (a
+    /// `for t in 0..<T` loop stayed rolled, which kept the accumulators in stack memory: zeroed
+    /// with 32-byte stores and reloaded as 64-byte vectors, a store-forwarding stall per tile).
+    @_transparent
     static func store(_ acc: InlineArray<T, V>, _ j: DWRowJob, block b: Int, channel: Int, ox0: Int, storeFrom: Int, storeTo: Int) {
+        precondition(T <= 8, "depthwise tiles have at most 8 pixels")
         let L = V.laneCount
-        let C = j.C
-        let e = j.epilogue
         let bias = V.load(j.bias + b &* j.blockStride), alpha = V.load(j.alpha + b &* j.blockStride)
-        let out = j.out + (channel &+ b &* L)
-        if let res = j.residual {
-            let rb = res + (channel &+ b &* L)
-            for t in 0..<T where t >= storeFrom && t < storeTo {
-                let o = (ox0 &+ t) &* C
-                e.apply(acc[t], bias: bias, residual: V.load(rb + o), alpha: alpha).store(out + o)
-            }
-        } else {
-            for t in 0..<T where t >= storeFrom && t < storeTo {
-                let o = (ox0 &+ t) &* C
-                e.apply(acc[t], bias: bias, residual: nil, alpha: alpha).store(out + o)
-            }
+        let out = j.out + (channel &+ b &* L &+ ox0 &* j.C)
+        let res: UnsafePointer<Float>? = if let r = j.residual { r + (channel &+ b &* L &+ ox0 &* j.C) } else { nil }
+        let p = PixelStore(out: out, residual: res, C: j.C, from: storeFrom, to: storeTo, bias: bias, alpha: alpha, epilogue: j.epilogue)
+        if T > 0 { p.store(acc[0], 0) }
+        if T > 1 { p.store(acc[1], 1) }
+        if T > 2 { p.store(acc[2], 2) }
+        if T > 3 { p.store(acc[3], 3) }
+        if T > 4 { p.store(acc[4], 4) }
+        if T > 5 { p.store(acc[5], 5) }
+        if T > 6 { p.store(acc[6], 6) }
+        if T > 7 { p.store(acc[7], 7) }
+    }
+
+    /// Where and how one tile's pixels are stored.
+    struct PixelStore {
+        let out: UnsafeMutablePointer<Float>
+        let residual: UnsafePointer<Float>?
+        let C: Int, from: Int, to: Int
+        let bias: V, alpha: V
+        let epilogue: FusedEpilogue
+
+        @_transparent
+        func store(_ acc: V, _ t: Int) {
+            guard t >= from && t < to else { return }
+            let o = t &* C
+            let r: V? = if let residual { V.load(residual + o) } else { nil }
+            epilogue.apply(acc, bias: bias, residual: r, alpha: alpha).store(out + o)
         }
     }
 }
@@ -421,7 +473,7 @@ enum DWRowGeneral: DWRowKernel {
         let rowStride = W &* C
         let bias = V.load(j.bias), alpha = V.load(j.alpha)
         let e = j.epilogue
-        for ox in 0..<j.OW {
+        for ox in j.pixelLo..<j.pixelHi {
             let ix0 = ox &* j.strideW &- j.padLeft
             var acc0 = V.zero, acc1 = V.zero
             var ky = j.kyLo
