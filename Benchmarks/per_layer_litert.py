@@ -104,7 +104,8 @@ def single_op_models(path):
         kind = op_name(model, op)
         if kind in UNPACKING_OPS:
             continue
-        inputs = [t for t in op.inputs if t >= 0 and not is_constant(t)]
+        # Each tensor once: an op may read one tensor twice (MUL x, x), a graph input may not repeat.
+        inputs = list(dict.fromkeys(t for t in op.inputs if t >= 0 and not is_constant(t)))
         if not inputs:
             continue
         graph.operators = [op]

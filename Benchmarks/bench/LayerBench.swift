@@ -19,6 +19,10 @@ enum LayerBench {
         var sizes: [Int]
         var tile: ConvTileShape?
         var tilePixels: Int?
+        /// `--versus MRxNV` (pointwise) or `--versus T` (depthwise): a second kernel with that
+        /// tile, timed alternately with the first.
+        var versus: ConvTileShape?
+        var versusPixels: Int?
         var activation: Activation = .none
     }
 
@@ -43,13 +47,14 @@ enum LayerBench {
         }
     }
 
-    /// `--tile`: MRxNV for pointwise layers, pixels per tile for depthwise ones.
-    static func parseTile(_ text: String, into spec: inout Spec) throws {
+    /// `--tile` (or `--versus`): MRxNV for pointwise layers, pixels per tile for depthwise ones.
+    static func parseTile(_ text: String, into spec: inout Spec, versus: Bool = false) throws {
         if spec.kind == .depthwise {
             guard let t = Int(text), t >= 1 else { throw BlazeError(.invalidInput, "--tile of a depthwise layer expects pixels per tile, e.g. 8") }
-            spec.tilePixels = t
+            if versus { spec.versusPixels = t } else { spec.tilePixels = t }
         } else {
-            spec.tile = try parseTile(text)
+            let tile = try parseTile(text)
+            if versus { spec.versus = tile } else { spec.tile = tile }
         }
     }
 
@@ -63,7 +68,7 @@ enum LayerBench {
         let level = try KernelLevels.active()
         let kernels = try KernelLevels.kernels(for: level)
         if spec.kind == .depthwise { return try runDepthwise(spec, runs: runs, level: level, kernels: kernels) }
-        if let tile = spec.tile, !kernels.convTiles.contains(where: { $0.rows == tile.rows && tile.maxVectors <= $0.maxVectors }) {
+        for tile in [spec.tile, spec.versus].compactMap({ $0 }) where !kernels.convTiles.contains(where: { $0.rows == tile.rows && tile.maxVectors <= $0.maxVectors }) {
             throw BlazeError(
                 .invalidInput,
                 "level \(level) has no \(tile.rows)×\(tile.maxVectors) tile; it has " + kernels.convTiles.map { "\($0.rows)x\($0.maxVectors)" }.joined(separator: ", "))
@@ -77,14 +82,17 @@ enum LayerBench {
         let bias = (0..<O).map { _ in Float.random(in: -1...1, using: &rng) }
         let input = Aligned((0..<(P * K)).map { _ in Float.random(in: -1...1, using: &rng) })
         let output = Aligned([Float](repeating: 0, count: P * O))
-        let kernel = filter.withUnsafeBufferPointer { f in
-            bias.withUnsafeBufferPointer { b in
-                kernels.conv(
-                    params: Conv2DParams(padding: .valid, activation: spec.activation), geometry: g, filter: f.baseAddress!,
-                    bias: b.baseAddress!, prelu: nil, residualActivation: .none, residualChannels: nil,
-                    backend: spec.tile == nil ? .automatic : .simd, tile: spec.tile)
+        func make(_ tile: ConvTileShape?) -> any ConvKernel {
+            filter.withUnsafeBufferPointer { f in
+                bias.withUnsafeBufferPointer { b in
+                    kernels.conv(
+                        params: Conv2DParams(padding: .valid, activation: spec.activation), geometry: g, filter: f.baseAddress!,
+                        bias: b.baseAddress!, prelu: nil, residualActivation: .none, residualChannels: nil,
+                        backend: tile == nil ? .automatic : .simd, tile: tile)
+                }
             }
         }
+        let kernel = make(spec.tile)
         let (hot, hotMin, cold) = time(runs: runs) {
             kernel.run(input: input.pointer, output: output.pointer, residual: nil, work: 0..<kernel.workCount)
         }
@@ -95,11 +103,47 @@ enum LayerBench {
                 + String(
                     format: "hot min %.1f GFLOP/s, hot %.4f ms %.1f GFLOP/s (%.0f %%), cold %.4f ms %.1f GFLOP/s (%.0f %%) of %.1f",
                     gflop / hotMin * 1e3, hot, gflop / hot * 1e3, 100 * gflop / hot * 1e3 / peak, cold, gflop / cold * 1e3, 100 * gflop / cold * 1e3 / peak, peak))
+        if let versus = spec.versus {
+            let other = make(versus)
+            let ratio = alternate(runs: runs) {
+                kernel.run(input: input.pointer, output: output.pointer, residual: nil, work: 0..<kernel.workCount)
+            } versus: {
+                other.run(input: input.pointer, output: output.pointer, residual: nil, work: 0..<other.workCount)
+            }
+            print(
+                String(
+                    format: "versus tile %dx%d, runs alternating: time %dx%d / %dx%d = %.3f (median of pairs)", other.tileRows, other.tileVectors, other.tileRows,
+                    other.tileVectors, kernel.tileRows, kernel.tileVectors, ratio))
+        }
+    }
+
+    /// Median over `runs` back-to-back pairs of time(`b`) / time(`a`): both see the same machine
+    /// state, which on a shared host drifts by tens of percent between seconds.
+    static func alternate(runs: Int, _ a: () -> Void, versus b: () -> Void) -> Double {
+        func timed(_ body: () -> Void) -> Double {
+            let t0 = DispatchTime.now().uptimeNanoseconds
+            body()
+            return Double(DispatchTime.now().uptimeNanoseconds - t0)
+        }
+        for _ in 0..<max(3, runs / 10) { a(); b() }
+        var ratios: [Double] = []
+        for i in 0..<runs {
+            // Alternate which goes first, so neither always follows the other's cache footprint.
+            let (ta, tb) =
+                i % 2 == 0
+                ? (timed(a), timed(b))
+                : {
+                    let y = timed(b); return (timed(a), y)
+                }()
+            ratios.append(tb / ta)
+        }
+        ratios.sort()
+        return ratios[ratios.count / 2]
     }
 
     static func runDepthwise(_ spec: Spec, runs: Int, level: ISALevel, kernels: any ISAKernelSet.Type) throws {
         let H = spec.sizes[0], W = spec.sizes[1], C = spec.sizes[2], K = spec.sizes[3], S = spec.sizes[4]
-        if let t = spec.tilePixels, !kernels.depthwiseTilePixels.contains(t) {
+        for t in [spec.tilePixels, spec.versusPixels].compactMap({ $0 }) where !kernels.depthwiseTilePixels.contains(t) {
             throw BlazeError(.invalidInput, "level \(level) has depthwise tiles of \(kernels.depthwiseTilePixels.map(String.init).joined(separator: ", ")) pixels, not \(t)")
         }
         let params = DepthwiseConv2DParams(strideH: S, strideW: S, padding: .same, activation: spec.activation)
@@ -109,13 +153,16 @@ enum LayerBench {
         let bias = (0..<C).map { _ in Float.random(in: -1...1, using: &rng) }
         let input = Aligned((0..<(H * W * C)).map { _ in Float.random(in: -1...1, using: &rng) })
         let output = Aligned([Float](repeating: 0, count: g.outH * g.outW * C))
-        let kernel = filter.withUnsafeBufferPointer { f in
-            bias.withUnsafeBufferPointer { b in
-                kernels.depthwise(
-                    params: params, geometry: g, filter: f.baseAddress!, bias: b.baseAddress!, prelu: nil,
-                    residualActivation: .none, tilePixels: spec.tilePixels)
+        func make(_ tilePixels: Int?) -> any DepthwiseKernel {
+            filter.withUnsafeBufferPointer { f in
+                bias.withUnsafeBufferPointer { b in
+                    kernels.depthwise(
+                        params: params, geometry: g, filter: f.baseAddress!, bias: b.baseAddress!, prelu: nil,
+                        residualActivation: .none, tilePixels: tilePixels)
+                }
             }
         }
+        let kernel = make(spec.tilePixels)
         let (hot, hotMin, cold) = time(runs: runs) {
             kernel.run(input: input.pointer, output: output.pointer, residual: nil, rows: 0..<kernel.workCount)
         }
@@ -126,6 +173,15 @@ enum LayerBench {
                 + String(
                     format: "hot min %.1f GFLOP/s, hot %.4f ms %.1f GFLOP/s (%.0f %%), cold %.4f ms %.1f GFLOP/s (%.0f %%) of %.1f",
                     gflop / hotMin * 1e3, hot, gflop / hot * 1e3, 100 * gflop / hot * 1e3 / peak, cold, gflop / cold * 1e3, 100 * gflop / cold * 1e3 / peak, peak))
+        if let versus = spec.versusPixels {
+            let other = make(versus)
+            let ratio = alternate(runs: runs) {
+                kernel.run(input: input.pointer, output: output.pointer, residual: nil, rows: 0..<kernel.workCount)
+            } versus: {
+                other.run(input: input.pointer, output: output.pointer, residual: nil, rows: 0..<other.workCount)
+            }
+            print(String(format: "versus tile %d px, runs alternating: time %d px / %d px = %.3f (median of pairs)", other.tilePixels, other.tilePixels, kernel.tilePixels, ratio))
+        }
     }
 
     /// Median and minimum of `runs` hot runs of `body` (after one warm-up pass), and the median
