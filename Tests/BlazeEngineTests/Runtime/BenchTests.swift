@@ -132,11 +132,17 @@ import Testing
         #expect(try Self.runBench(["--layer", "pointwise", "13", "24", "40", "--tile", "99x9"]).status == 1)
         #expect(try Self.runBench(["--tile", "2x1"]).status == 1)
 
-        let dw = try Self.runBench(["--layer", "depthwise", "13", "17", "72", "3", "2", "--tile", "2", "--runs", "3"])
+        let vs = try Self.runBench(["--layer", "pointwise", "13", "24", "40", "--tile", "2x1", "--versus", "1x1", "--runs", "3"])
+        #expect(vs.status == 0)
+        #expect(String(decoding: vs.stdout, as: UTF8.self).contains("versus tile 1x1, runs alternating: time 1x1 / 2x1 = "))
+        #expect(try Self.runBench(["--layer", "pointwise", "13", "24", "40", "--versus", "99x9"]).status == 1)
+
+        let dw = try Self.runBench(["--layer", "depthwise", "13", "17", "72", "3", "2", "--tile", "2", "--versus", "4", "--runs", "3"])
         #expect(dw.status == 0)
         let dwLine = String(decoding: dw.stdout, as: UTF8.self)
         #expect(dwLine.contains("depthwise 13x17x72 k3 s2"), "\(dwLine)")
         #expect(dwLine.contains("tile 2 px"), "\(dwLine)")
+        #expect(dwLine.contains("versus tile 4 px, runs alternating: time 4 px / 2 px = "), "\(dwLine)")
         #expect(try Self.runBench(["--layer", "depthwise", "13", "17", "40", "3", "2", "--tile", "3"]).status == 1)
         #expect(try Self.runBench(["--layer", "depthwise", "13", "17", "40", "0", "2"]).status == 1)
     }
