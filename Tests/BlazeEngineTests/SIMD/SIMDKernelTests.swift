@@ -123,7 +123,7 @@ import Testing
     @Test(arguments: KernelLevels.runnable) func depthwiseInPlaceResidual(level: ISALevel) throws {
         let K = try KernelLevels.kernels(for: level)
         var rng = SIMDTestRNG(seed: 5)
-        // C = 700: row chunks of 8 pixels, so the last chunk (1 pixel) shifts its tile back into
+        // C = 700: row chunks of 8 pixels, so the last chunk (1 pixel) shifts its tiles back into
         // the previous chunk, whose pixels were already written over the residual.
         for c in [5, 16, 24, 40, 700] {
             let p = DepthwiseConv2DParams(padding: .same, activation: .relu)

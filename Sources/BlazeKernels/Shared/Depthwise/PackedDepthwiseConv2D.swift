@@ -100,10 +100,10 @@ final class PackedDepthwiseConv2D: DepthwiseKernel, @unchecked Sendable {
         default: path = .general
         }
         // Tile shape of the widest blocks: the fewest computed pixels per row (partial last tiles
-        // are shifted back and recompute pixels), preferring tiles of several channel vectors:
-        // timed alternately on one Intel Xeon (avx512), 4×2 and 2×4 tiles took 0.72–0.95 of the
-        // 8×1 tile's time on 3×3 layers of 42–288 channels.
+        // are shifted back and recompute pixels), preferring tiles of several channel vectors
+        // (`vectorsFactor`).
         let wide = g.inC / DWShapes.laneWidths[0]
+        let streaming = Self.streamsInput(g)
         var tileWide = DWShapes.tilePixels[0]
         if path != .general {
             var bestCost = Double.infinity
@@ -113,7 +113,7 @@ final class PackedDepthwiseConv2D: DepthwiseKernel, @unchecked Sendable {
                 let computed = ((g.outW + t - 1) / t) * t
                 // Fewer than 8 accumulators leave the add/FMA latency exposed (the baseline's 4×1).
                 let latency = 8 / Double(min(8, t * b))
-                let cost = Double(max(computed, t)) * (b == 1 ? 1 : 0.86) * latency
+                let cost = Double(max(computed, t)) * Self.vectorsFactor(b, streaming: streaming) * latency
                 if cost < bestCost { bestCost = cost; tileWide = t }
             }
         }
@@ -178,13 +178,30 @@ final class PackedDepthwiseConv2D: DepthwiseKernel, @unchecked Sendable {
         chunkPixels = Self.chunkPixels(geometry: g)
     }
 
-    /// Whole rows for inputs of at most 512 KB (in L2 on current x86 cores: each group's strided
+    /// Whether the input is larger than 512 KB: more than L2 holds beside the output on some
+    /// current x86 cores, so the layer streams it from L3 or memory.
+    static func streamsInput(_ g: ConvGeometry) -> Bool { g.inH * g.inW * g.inC * 4 > 512 * 1024 }
+
+    /// Relative cost per computed pixel of a tile of `b` channel vectors. Timed alternately on
+    /// one Intel Xeon (avx512), tiles of 2 and 4 vectors took 0.72–0.95 of the 8×1 tile's time
+    /// on 3×3 layers of 42–288 channels (0.93–1.19 at avx2); of the two, 4 vectors (4 adjacent
+    /// cache lines per pixel) won on streamed inputs (56×56×144: 0.89 of the 2-vector tile's
+    /// time) and lost on cached ones (28×28×144: 1.14).
+    static func vectorsFactor(_ b: Int, streaming: Bool) -> Double {
+        switch b {
+        case 1: 1
+        case 2: 0.86
+        default: streaming ? 0.84 : 0.88
+        }
+    }
+
+    /// Whole rows for inputs of at most 512 KB (`streamsInput`; in L2, each group's strided
     /// loads hit L2 whatever the order). Larger inputs stream from L3 or memory, and there the
     /// groups' loads of a chunk together cover every cache line of its columns, which the
     /// hardware prefetchers follow: the largest multiple of 8 output pixels whose input columns
     /// over all channels and kernel rows fit in 24 KB (half of a small L1), at least 8.
     static func chunkPixels(geometry g: ConvGeometry) -> Int {
-        if g.inH * g.inW * g.inC * 4 <= 512 * 1024 { return g.outW }
+        if !streamsInput(g) { return g.outW }
         let budget = 24 * 1024 / 4
         let perColumn = max(1, g.inC * g.kernelH)
         var chunk = 8
