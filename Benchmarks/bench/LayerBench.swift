@@ -93,28 +93,37 @@ enum LayerBench {
             }
         }
         let kernel = make(spec.tile)
-        let (hot, hotMin, cold) = time(runs: runs) {
-            kernel.run(input: input.pointer, output: output.pointer, residual: nil, work: 0..<kernel.workCount)
-        }
-        let gflop = Double(kernel.flops) / 1e9
-        let peak = try Roofline.gflops(level)
-        print(
-            "pointwise P=\(P) K=\(K) O=\(O) level \(level) path \(kernel.kind) tile \(kernel.tileRows)x\(kernel.tileVectors): "
-                + String(
-                    format: "hot min %.1f GFLOP/s, hot %.4f ms %.1f GFLOP/s (%.0f %%), cold %.4f ms %.1f GFLOP/s (%.0f %%) of %.1f",
-                    gflop / hotMin * 1e3, hot, gflop / hot * 1e3, 100 * gflop / hot * 1e3 / peak, cold, gflop / cold * 1e3, 100 * gflop / cold * 1e3 / peak, peak))
+        try printTimes(
+            "pointwise P=\(P) K=\(K) O=\(O) level \(level) path \(kernel.kind) tile \(kernel.tileRows)x\(kernel.tileVectors)",
+            flops: kernel.flops, level: level, runs: runs
+        ) { kernel.run(input: input.pointer, output: output.pointer, residual: nil, work: 0..<kernel.workCount) }
         if let versus = spec.versus {
             let other = make(versus)
-            let ratio = alternate(runs: runs) {
+            printVersus("\(other.tileRows)x\(other.tileVectors)", over: "\(kernel.tileRows)x\(kernel.tileVectors)", runs: runs) {
                 kernel.run(input: input.pointer, output: output.pointer, residual: nil, work: 0..<kernel.workCount)
             } versus: {
                 other.run(input: input.pointer, output: output.pointer, residual: nil, work: 0..<other.workCount)
             }
-            print(
-                String(
-                    format: "versus tile %dx%d, runs alternating: time %dx%d / %dx%d = %.3f (median of pairs)", other.tileRows, other.tileVectors, other.tileRows,
-                    other.tileVectors, kernel.tileRows, kernel.tileVectors, ratio))
         }
+    }
+
+    /// Times `body` hot and cold (`time`) and prints `label: hot min …, hot …, cold … of PEAK`,
+    /// GFLOP/s against the level's roofline.
+    static func printTimes(_ label: String, flops: Int, level: ISALevel, runs: Int, _ body: () -> Void) throws {
+        let (hot, hotMin, cold) = time(runs: runs, body)
+        let gflop = Double(flops) / 1e9
+        let peak = try Roofline.gflops(level)
+        print(
+            label + ": "
+                + String(
+                    format: "hot min %.1f GFLOP/s, hot %.4f ms %.1f GFLOP/s (%.0f %%), cold %.4f ms %.1f GFLOP/s (%.0f %%) of %.1f",
+                    gflop / hotMin * 1e3, hot, gflop / hot * 1e3, 100 * gflop / hot * 1e3 / peak, cold, gflop / cold * 1e3, 100 * gflop / cold * 1e3 / peak, peak))
+    }
+
+    /// Times `a` (tile `mine`) and `b` (tile `other`) alternately and prints the median ratio.
+    static func printVersus(_ other: String, over mine: String, runs: Int, _ a: () -> Void, versus b: () -> Void) {
+        let ratio = alternate(runs: runs, a, versus: b)
+        print("versus tile \(other), runs alternating: time \(other) / \(mine) = " + String(format: "%.3f", ratio) + " (median of pairs)")
     }
 
     /// Median over `runs` back-to-back pairs of time(`b`) / time(`a`): both see the same machine
@@ -129,12 +138,12 @@ enum LayerBench {
         var ratios: [Double] = []
         for i in 0..<runs {
             // Alternate which goes first, so neither always follows the other's cache footprint.
-            let (ta, tb) =
-                i % 2 == 0
-                ? (timed(a), timed(b))
-                : {
-                    let y = timed(b); return (timed(a), y)
-                }()
+            let ta: Double, tb: Double
+            if i % 2 == 0 {
+                ta = timed(a); tb = timed(b)
+            } else {
+                tb = timed(b); ta = timed(a)
+            }
             ratios.append(tb / ta)
         }
         ratios.sort()
@@ -163,24 +172,16 @@ enum LayerBench {
             }
         }
         let kernel = make(spec.tilePixels)
-        let (hot, hotMin, cold) = time(runs: runs) {
+        try printTimes("depthwise \(H)x\(W)x\(C) k\(K) s\(S) level \(level) tile \(kernel.tilePixels) px", flops: kernel.flops, level: level, runs: runs) {
             kernel.run(input: input.pointer, output: output.pointer, residual: nil, rows: 0..<kernel.workCount)
         }
-        let gflop = Double(kernel.flops) / 1e9
-        let peak = try Roofline.gflops(level)
-        print(
-            "depthwise \(H)x\(W)x\(C) k\(K) s\(S) level \(level) tile \(kernel.tilePixels) px: "
-                + String(
-                    format: "hot min %.1f GFLOP/s, hot %.4f ms %.1f GFLOP/s (%.0f %%), cold %.4f ms %.1f GFLOP/s (%.0f %%) of %.1f",
-                    gflop / hotMin * 1e3, hot, gflop / hot * 1e3, 100 * gflop / hot * 1e3 / peak, cold, gflop / cold * 1e3, 100 * gflop / cold * 1e3 / peak, peak))
         if let versus = spec.versusPixels {
             let other = make(versus)
-            let ratio = alternate(runs: runs) {
+            printVersus("\(other.tilePixels) px", over: "\(kernel.tilePixels) px", runs: runs) {
                 kernel.run(input: input.pointer, output: output.pointer, residual: nil, rows: 0..<kernel.workCount)
             } versus: {
                 other.run(input: input.pointer, output: output.pointer, residual: nil, rows: 0..<other.workCount)
             }
-            print(String(format: "versus tile %d px, runs alternating: time %d px / %d px = %.3f (median of pairs)", other.tilePixels, other.tilePixels, kernel.tilePixels, ratio))
         }
     }
 
