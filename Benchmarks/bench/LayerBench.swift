@@ -47,7 +47,7 @@ enum LayerBench {
         }
     }
 
-    /// `--tile` (or `--versus`): MRxNV for pointwise layers, pixels per tile for depthwise ones.
+    /// `--tile` (or `--versus`): MRxNV (or MRxNV/LANES for a level's narrower tiles, e.g. 4x3/8) for pointwise layers, pixels per tile for depthwise ones.
     static func parseTile(_ text: String, into spec: inout Spec, versus: Bool = false) throws {
         if spec.kind == .depthwise {
             guard let t = Int(text), t >= 1 else { throw BlazeError(.invalidInput, "--tile of a depthwise layer expects pixels per tile, e.g. 8") }
@@ -59,19 +59,25 @@ enum LayerBench {
     }
 
     static func parseTile(_ text: String) throws -> ConvTileShape {
-        let parts = text.split(separator: "x").compactMap { Int($0) }
-        guard parts.count == 2, parts[0] >= 1, parts[1] >= 1 else { throw BlazeError(.invalidInput, "--tile expects MRxNV, e.g. 6x2") }
-        return ConvTileShape(rows: parts[0], maxVectors: parts[1])
+        let halves = text.split(separator: "/", omittingEmptySubsequences: false)
+        let parts = halves[0].split(separator: "x", omittingEmptySubsequences: false).map { Int($0) }
+        let lanes = halves.count == 2 ? Int(halves[1]) : nil
+        guard halves.count <= 2, parts.count == 2, let rows = parts[0], let nv = parts[1], rows >= 1, nv >= 1,
+            halves.count == 1 || (lanes ?? 0) >= 1
+        else { throw BlazeError(.invalidInput, "--tile expects MRxNV or MRxNV/LANES, e.g. 6x2 or 4x3/8") }
+        return ConvTileShape(rows: rows, maxVectors: nv, lanes: lanes)
     }
 
     static func run(_ spec: Spec, runs: Int) throws {
         let level = try KernelLevels.active()
         let kernels = try KernelLevels.kernels(for: level)
         if spec.kind == .depthwise { return try runDepthwise(spec, runs: runs, level: level, kernels: kernels) }
-        for tile in [spec.tile, spec.versus].compactMap({ $0 }) where !kernels.convTiles.contains(where: { $0.rows == tile.rows && tile.maxVectors <= $0.maxVectors }) {
+        func name(_ t: ConvTileShape) -> String { "\(t.rows)x\(t.maxVectors)" + (t.lanes == kernels.lanes ? "" : t.lanes.map { "/\($0)" } ?? "") }
+        for tile in [spec.tile, spec.versus].compactMap({ $0 })
+        where !kernels.convTiles.contains(where: { $0.rows == tile.rows && tile.maxVectors <= $0.maxVectors && $0.lanes == (tile.lanes ?? kernels.lanes) }) {
             throw BlazeError(
                 .invalidInput,
-                "level \(level) has no \(tile.rows)×\(tile.maxVectors) tile; it has " + kernels.convTiles.map { "\($0.rows)x\($0.maxVectors)" }.joined(separator: ", "))
+                "level \(level) has no \(name(tile)) tile; it has " + kernels.convTiles.map(name).joined(separator: ", "))
         }
         let P = spec.sizes[0], K = spec.sizes[1], O = spec.sizes[2]
         let g = ConvGeometry(
@@ -92,14 +98,15 @@ enum LayerBench {
                 }
             }
         }
+        func name(_ k: any ConvKernel) -> String { name(ConvTileShape(rows: k.tileRows, maxVectors: k.tileVectors, lanes: k.tileLanes)) }
         let kernel = make(spec.tile)
         try printTimes(
-            "pointwise P=\(P) K=\(K) O=\(O) level \(level) path \(kernel.kind) tile \(kernel.tileRows)x\(kernel.tileVectors)",
+            "pointwise P=\(P) K=\(K) O=\(O) level \(level) path \(kernel.kind) tile \(name(kernel))",
             flops: kernel.flops, level: level, runs: runs
         ) { kernel.run(input: input.pointer, output: output.pointer, residual: nil, work: 0..<kernel.workCount) }
         if let versus = spec.versus {
             let other = make(versus)
-            printVersus("\(other.tileRows)x\(other.tileVectors)", over: "\(kernel.tileRows)x\(kernel.tileVectors)", runs: runs) {
+            printVersus(name(other), over: name(kernel), runs: runs) {
                 kernel.run(input: input.pointer, output: output.pointer, residual: nil, work: 0..<kernel.workCount)
             } versus: {
                 other.run(input: input.pointer, output: output.pointer, residual: nil, work: 0..<other.workCount)

@@ -45,4 +45,25 @@ static inline void blaze_cpu_brand(char out[49]) {
     out[48] = 0;
 #endif
 }
+
+/// CPUID leaf 0's vendor (1: AuthenticAMD, 2: GenuineIntel, 0: other) and leaf 1's display
+/// family and model (base + extended fields, as the vendors' manuals combine them).
+static inline void blaze_cpu_signature(unsigned *vendor, unsigned *family, unsigned *model) {
+    *vendor = 0;
+    *family = 0;
+    *model = 0;
+#if defined(__x86_64__)
+    unsigned maxLeaf = 0, b = 0, c = 0, d = 0;
+    __asm__ volatile("cpuid" : "=a"(maxLeaf), "=b"(b), "=c"(c), "=d"(d) : "a"(0u), "c"(0u));
+    if (b == 0x68747541u && d == 0x69746e65u && c == 0x444d4163u) *vendor = 1;      /* "AuthenticAMD" */
+    else if (b == 0x756e6547u && d == 0x49656e69u && c == 0x6c65746eu) *vendor = 2; /* "GenuineIntel" */
+    if (maxLeaf < 1u) return;
+    unsigned a = 0;
+    __asm__ volatile("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(1u), "c"(0u));
+    unsigned baseFamily = (a >> 8) & 0xfu, baseModel = (a >> 4) & 0xfu;
+    unsigned extFamily = (a >> 20) & 0xffu, extModel = (a >> 16) & 0xfu;
+    *family = baseFamily == 0xfu ? baseFamily + extFamily : baseFamily;
+    *model = (baseFamily == 0xfu || baseFamily == 0x6u) ? (extModel << 4) + baseModel : baseModel;
+#endif
+}
 #endif

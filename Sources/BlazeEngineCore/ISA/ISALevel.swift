@@ -81,6 +81,23 @@ public enum CPUInfo {
     /// AVX-512 F, from CPUID and the OS's register saving (not /proc/cpuinfo).
     public static var hasAVX512F: Bool { ISALevel.featureBits & 8 != 0 }
 
+    /// CPUID's vendor, display family and model (vendor 1: AMD, 2: Intel, 0: other or not x86).
+    public static let signature: (vendor: Int, family: Int, model: Int) = {
+        #if arch(x86_64)
+            var vendor: UInt32 = 0, family: UInt32 = 0, model: UInt32 = 0
+            blaze_cpu_signature(&vendor, &family, &model)
+            return (Int(vendor), Int(family), Int(model))
+        #else
+            return (0, 0, 0)
+        #endif
+    }()
+
+    /// Whether a 16-lane (zmm) FMA costs the CPU two 8-lane ones: AMD Zen 4 (family 0x19) runs
+    /// AVX-512 on 256-bit pipes, so there 8-lane tiles that waste fewer lanes win (a conv with
+    /// 24 outputs: 16 + 8 lanes instead of 2 × 16). Intel's AVX-512 CPUs and Zen 5 servers have
+    /// full-width pipes: an 8-lane FMA costs as much as a 16-lane one.
+    public static var halfRateWideVectors: Bool { signature.vendor == 1 && signature.family == 0x19 && hasAVX512F }
+
     /// CPUID's brand string, e.g. "AMD EPYC 7B13 64-Core Processor" ("unknown" if unavailable).
     public static let brand: String = {
         #if arch(x86_64)

@@ -37,9 +37,10 @@ package enum ConvBackend: Sendable, Equatable {
 package protocol ConvKernel: AnyObject, Sendable {
     var geometry: ConvGeometry { get }
     var kind: ConvKernelPath { get }
-    /// Output pixels per register tile and channel vectors per block.
+    /// Output pixels per register tile, channel vectors per block and floats per vector.
     var tileRows: Int { get }
     var tileVectors: Int { get }
+    var tileLanes: Int { get }
     /// Pointwise: pixels per work unit.
     var pixelsPerUnit: Int { get }
     /// Output-channel groups per pixel unit / row (1 unless the spatial size is small).
@@ -71,17 +72,25 @@ package protocol RowKernel: Sendable {
     func run(input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, rows: Range<Int>)
 }
 
-/// A register tile shape of the conv micro-kernel: `rows` pixels × up to `maxVectors` vectors.
-package struct ConvTileShape: Sendable, Equatable {
+/// A register tile shape of the conv micro-kernel: `rows` pixels × up to `maxVectors` vectors of
+/// `lanes` floats (a level may have tiles of narrower vectors than its widest, e.g. 8-lane tiles
+/// at the 16-lane `avx512` level; nil in a request: the level's widest).
+package struct ConvTileShape: Sendable, Equatable, CustomStringConvertible {
     package var rows: Int
     package var maxVectors: Int
-    package init(rows: Int, maxVectors: Int) { self.rows = rows; self.maxVectors = maxVectors }
+    package var lanes: Int?
+    package init(rows: Int, maxVectors: Int, lanes: Int? = nil) {
+        self.rows = rows; self.maxVectors = maxVectors; self.lanes = lanes
+    }
+
+    /// `8x2`, or `8x2/8` for a tile of 8-lane vectors.
+    package var description: String { "\(rows)x\(maxVectors)" + (lanes.map { "/\($0)" } ?? "") }
 
     /// `count` shapes from `shape(i)` (lets a level module list its shapes without specialising
     /// array code on this type itself).
-    package static func list(count: Int, _ shape: (Int) -> (rows: Int, maxVectors: Int)) -> [ConvTileShape] {
+    package static func list(count: Int, _ shape: (Int) -> (rows: Int, maxVectors: Int, lanes: Int)) -> [ConvTileShape] {
         (0..<count).map {
-            let s = shape($0); return ConvTileShape(rows: s.rows, maxVectors: s.maxVectors)
+            let s = shape($0); return ConvTileShape(rows: s.rows, maxVectors: s.maxVectors, lanes: s.lanes)
         }
     }
 }
@@ -91,7 +100,7 @@ package protocol ISAKernelSet {
     static var level: ISALevel { get }
     /// Floats per vector of the conv tiles (4, 8 or 16).
     static var lanes: Int { get }
-    /// The conv micro-kernel shapes compiled into this level.
+    /// The conv micro-kernel shapes compiled into this level (every lane width, `lanes` set).
     static var convTiles: [ConvTileShape] { get }
     /// Accepted values of `depthwise(…, tilePixels:)`.
     static var depthwiseTilePixels: [Int] { get }

@@ -37,6 +37,14 @@ enum ConvTiles {
         }
     }
 
+    /// No tiles of narrower vectors at this level (see the avx512 level's).
+    typealias NarrowVec = Vec
+    static let narrowShapes: [TileShape] = []
+    static var wideVectorCost: Double { 1 }
+    static func runNarrow(mr: Int, nv: Int, _ j: ConvTileJob, strip: Int? = nil) {
+        preconditionFailure("no narrow conv tiles at this level")
+    }
+
     /// Pointwise layers on OpenBLAS (`true`) or the SIMD tiles: the 8-lane FMA tiles (6×2, 4×3) run at OpenBLAS' speed or better and fuse the epilogue.
     static func pointwiseUsesBLAS(_ g: ConvGeometry) -> Bool { false }
 

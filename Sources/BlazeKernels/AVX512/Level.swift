@@ -46,6 +46,43 @@ enum ConvTiles {
         }
     }
 
+    /// Tiles of 8-lane (ymm) vectors, the same shapes with the same 32 registers. On a CPU whose
+    /// 16-lane FMA costs two 8-lane ones (`wideVectorCost`, AMD Zen 4) they waste fewer lanes
+    /// where O is not a multiple of 16. Measured on AMD Zen 4 (2026-12-02, 1 thread, ReLU6, hot
+    /// min; 8-lane figures from the avx2 level's 4×3 tile): P=3136 K=144 O=24: 16-lane 8×2 78,
+    /// 8-lane 110 GFLOP/s; P=784 K=240 O=40: 94 vs 111; P=3136 K=24 O=144: 101 vs 97.
+    typealias NarrowVec = SIMD8<Float>
+    static let narrowShapes: [TileShape] = shapes
+
+    /// The cost of one 16-lane vector operation in 8-lane ones (cost model, `PackedConv2D`).
+    static var wideVectorCost: Double { CPUInfo.halfRateWideVectors ? 2 : 1 }
+
+    /// `run` for a tile of `narrowShapes`.
+    @inline(__always)
+    static func runNarrow(mr: Int, nv: Int, _ j: ConvTileJob, strip: Int? = nil) {
+        switch (mr, nv) {
+        case (1, 1): ConvTile<NarrowVec, 1, 1>.dispatch(j, strip: strip)
+        case (1, 2): ConvTile<NarrowVec, 1, 2>.dispatch(j, strip: strip)
+        case (1, 3): ConvTile<NarrowVec, 1, 3>.dispatch(j, strip: strip)
+        case (1, 4): ConvTile<NarrowVec, 1, 4>.dispatch(j, strip: strip)
+        case (2, 1): ConvTile<NarrowVec, 2, 1>.dispatch(j, strip: strip)
+        case (2, 2): ConvTile<NarrowVec, 2, 2>.dispatch(j, strip: strip)
+        case (2, 3): ConvTile<NarrowVec, 2, 3>.dispatch(j, strip: strip)
+        case (2, 4): ConvTile<NarrowVec, 2, 4>.dispatch(j, strip: strip)
+        case (4, 1): ConvTile<NarrowVec, 4, 1>.dispatch(j, strip: strip)
+        case (4, 2): ConvTile<NarrowVec, 4, 2>.dispatch(j, strip: strip)
+        case (4, 3): ConvTile<NarrowVec, 4, 3>.dispatch(j, strip: strip)
+        case (4, 4): ConvTile<NarrowVec, 4, 4>.dispatch(j, strip: strip)
+        case (6, 1): ConvTile<NarrowVec, 6, 1>.dispatch(j, strip: strip)
+        case (6, 2): ConvTile<NarrowVec, 6, 2>.dispatch(j, strip: strip)
+        case (8, 1): ConvTile<NarrowVec, 8, 1>.dispatch(j, strip: strip)
+        case (8, 2): ConvTile<NarrowVec, 8, 2>.dispatch(j, strip: strip)
+        case (12, 1): ConvTile<NarrowVec, 12, 1>.dispatch(j, strip: strip)
+        case (14, 1): ConvTile<NarrowVec, 14, 1>.dispatch(j, strip: strip)
+        default: preconditionFailure("no \(mr)×\(nv) 8-lane conv tile")
+        }
+    }
+
     /// Pointwise layers on OpenBLAS (`true`) or the SIMD tiles: the 16-lane FMA tiles reach 90 % of peak; OpenBLAS (SkylakeX) is slower and needs a separate epilogue pass.
     static func pointwiseUsesBLAS(_ g: ConvGeometry) -> Bool { false }
 

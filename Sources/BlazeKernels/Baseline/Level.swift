@@ -40,6 +40,14 @@ enum ConvTiles {
         }
     }
 
+    /// No tiles of narrower vectors at this level (see the avx512 level's).
+    typealias NarrowVec = Vec
+    static let narrowShapes: [TileShape] = []
+    static var wideVectorCost: Double { 1 }
+    static func runNarrow(mr: Int, nv: Int, _ j: ConvTileJob, strip: Int? = nil) {
+        preconditionFailure("no narrow conv tiles at this level")
+    }
+
     /// Pointwise layers on OpenBLAS (`true`) or the SIMD tiles: OpenBLAS' own AVX2/AVX-512 kernels (it dispatches at run time) beat any SSE tile 4–5×.
     static func pointwiseUsesBLAS(_ g: ConvGeometry) -> Bool { true }
 

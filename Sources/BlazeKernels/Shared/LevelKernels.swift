@@ -7,7 +7,12 @@ package enum LevelKernels: ISAKernelSet {
     package static var lanes: Int { ConvTiles.lanes }
     package static var convTiles: [ConvTileShape] {
         // Built by Core: an array of Core's type specialised here would be shared with other levels.
-        ConvTileShape.list(count: ConvTiles.shapes.count) { (ConvTiles.shapes[$0].mr, ConvTiles.shapes[$0].maxNV) }
+        let wide = ConvTiles.shapes.count, all = wide + ConvTiles.narrowShapes.count
+        return ConvTileShape.list(count: all) {
+            $0 < wide
+                ? (ConvTiles.shapes[$0].mr, ConvTiles.shapes[$0].maxNV, ConvTiles.lanes)
+                : (ConvTiles.narrowShapes[$0 - wide].mr, ConvTiles.narrowShapes[$0 - wide].maxNV, ConvTiles.narrowLanes)
+        }
     }
     package static var depthwiseTilePixels: [Int] { DWShapes.tilePixels }
 

@@ -153,7 +153,7 @@ import Testing
         var backend = ConvBackend.simd
         var tile: ConvTileShape? = nil
         var description: String {
-            "N\(n) \(h)×\(w)×\(c)→\(o) k\(kh)×\(kw) s\(stride) d\(dilation) \(padding) \(activation) prelu \(prelu) residual \(residual)(\(residualActivation), ch \(residualChannels.map(String.init) ?? "O"), in place \(inPlace)) bias \(bias) \(backend) tile \(tile.map { "\($0.rows)×\($0.maxVectors)" } ?? "auto")"
+            "N\(n) \(h)×\(w)×\(c)→\(o) k\(kh)×\(kw) s\(stride) d\(dilation) \(padding) \(activation) prelu \(prelu) residual \(residual)(\(residualActivation), ch \(residualChannels.map(String.init) ?? "O"), in place \(inPlace)) bias \(bias) \(backend) tile \(tile.map(String.init(describing:)) ?? "auto")"
         }
     }
 
@@ -195,7 +195,7 @@ import Testing
         k.run(input: x.pointer, output: split.mutablePointer, residual: splitRes, work: c..<k.workCount)
         k.run(input: x.pointer, output: split.mutablePointer, residual: splitRes, work: 0..<a)
         k.run(input: x.pointer, output: split.mutablePointer, residual: splitRes, work: a..<c)
-        let what = "\(K.level) conv \(t) [\(k.kind) \(k.tileRows)×\(k.tileVectors), \(k.workCount) units]"
+        let what = "\(K.level) conv \(t) [\(k.kind) \(k.tileRows)×\(k.tileVectors)/\(k.tileLanes), \(k.workCount) units]"
         SIMDTestBuffer.expectClose(whole, ref, what, sourceLocation: sourceLocation)
         SIMDTestBuffer.expectIdentical(split, whole, "split " + what, sourceLocation: sourceLocation)
         return true
@@ -224,19 +224,20 @@ import Testing
         let K = try KernelLevels.kernels(for: level)
         var rng = SIMDTestRNG(seed: 11)
         for shape in K.convTiles {
+            let lanes = try #require(shape.lanes)
             for nv in 1...shape.maxVectors {
-                for (pixels, o) in [(shape.rows, nv * K.lanes), (3 * shape.rows + 1, nv * K.lanes - 3), (37, 5), (100, 70)] {
+                for (pixels, o) in [(shape.rows, nv * lanes), (3 * shape.rows + 1, nv * lanes - 3), (37, 5), (100, 70)] {
                     Self.check(
                         K,
                         ConvCase(
                             h: pixels, w: 1, c: 19, o: o, activation: .relu6, prelu: pixels % 2 == 1,
-                            residual: pixels % 3 != 0, tile: ConvTileShape(rows: shape.rows, maxVectors: nv)), &rng)
+                            residual: pixels % 3 != 0, tile: ConvTileShape(rows: shape.rows, maxVectors: nv, lanes: lanes)), &rng)
                     // In place: a shifted-back last tile must not re-add the residual to finished pixels.
                     Self.check(
                         K,
                         ConvCase(
                             h: pixels, w: 1, c: 19, o: o, residual: true, residualActivation: .relu,
-                            inPlace: true, tile: ConvTileShape(rows: shape.rows, maxVectors: nv)), &rng)
+                            inPlace: true, tile: ConvTileShape(rows: shape.rows, maxVectors: nv, lanes: lanes)), &rng)
                 }
             }
         }
@@ -298,6 +299,57 @@ import Testing
             ConvCase(h: 9, w: 29, c: 5, o: 40, kh: 5, kw: 5, stride: 2, prelu: true, residual: true, residualActivation: .relu6, inPlace: true)
         ]
         for t in cases { #expect(Self.check(K, t, &rng), "invalid case \(t)") }
+    }
+
+    /// The direct (k×k) and border paths with forced tiles of every lane width the level has
+    /// (the 8-lane tiles of `avx512` included), channel tails of every block.
+    @Test(arguments: KernelLevels.runnable) func directConvEveryLaneWidth(level: ISALevel) throws {
+        let K = try KernelLevels.kernels(for: level)
+        var rng = SIMDTestRNG(seed: 16)
+        for lanes in Set(K.convTiles.compactMap(\.lanes)).sorted() {
+            for shape in K.convTiles where shape.lanes == lanes && (shape.rows == 4 || shape.rows == 1) {
+                for o in [lanes - 3, 3 * lanes, 3 * lanes + 5] where o >= 1 {
+                    let t = ConvCase(
+                        h: 19, w: 23, c: 3, o: o, kh: 3, kw: 3, stride: 2, activation: .relu6, prelu: o % 2 == 1,
+                        residual: o % 3 == 0, tile: ConvTileShape(rows: shape.rows, maxVectors: min(shape.maxVectors, 3), lanes: lanes))
+                    #expect(Self.check(K, t, &rng), "invalid case \(t)")
+                    let dilated = ConvCase(
+                        h: 13, w: 14, c: 5, o: o, kh: 3, kw: 3, dilation: 2, activation: .relu, residual: true,
+                        tile: ConvTileShape(rows: shape.rows, maxVectors: 1, lanes: lanes))
+                    #expect(Self.check(K, dilated, &rng), "invalid case \(dilated)")
+                }
+            }
+        }
+    }
+
+    /// The cost model's lane width: where a 16-lane FMA costs two 8-lane ones (AMD Zen 4), a conv
+    /// with 24 outputs takes 8-lane tiles (3 vectors, no idle lane instead of 2 × 16 with 8
+    /// idle); 144 outputs (9 whole 16-lane vectors) keep 16 lanes. Elsewhere 16 lanes always.
+    @Test func convLaneWidthChoice() throws {
+        guard ISALevel.supported.contains(.avx512) else { return }
+        let K = try KernelLevels.kernels(for: .avx512)
+        func lanes(_ o: Int, c: Int) -> Int {
+            let p = Conv2DParams(padding: .valid, activation: .relu6)
+            let g = try! p.geometry(input: [1, 56, 56, c], filter: [o, 1, 1, c])
+            let f = [Float](repeating: 0.5, count: o * c)
+            return f.withUnsafeBufferPointer {
+                K.conv(
+                    params: p, geometry: g, filter: $0.baseAddress!, bias: nil, prelu: nil, residualActivation: .none,
+                    residualChannels: nil, backend: .simd, tile: nil
+                ).tileLanes
+            }
+        }
+        #expect(lanes(24, c: 144) == (CPUInfo.halfRateWideVectors ? 8 : 16))
+        #expect(lanes(144, c: 24) == 16)
+        #expect(lanes(64, c: 64) == 16)
+    }
+
+    @Test func cpuSignature() {
+        let s = CPUInfo.signature
+        #if arch(x86_64)
+            #expect(s.family >= 6, "CPUID family \(s.family)")
+            #expect(!CPUInfo.halfRateWideVectors || (s.vendor == 1 && s.family == 0x19))
+        #endif
     }
 
     @Test(arguments: KernelLevels.runnable) func fullyConnected(level: ISALevel) throws {

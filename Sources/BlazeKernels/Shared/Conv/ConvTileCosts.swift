@@ -10,8 +10,19 @@ struct TileShape {
 
 extension ConvTiles {
     static var lanes: Int { Vec.laneCount }
+    static var narrowLanes: Int { NarrowVec.laneCount }
 
-    static func maxNV(mr: Int) -> Int { shapes.first { $0.mr == mr }?.maxNV ?? 0 }
+    /// The largest NV of the `lanes`-wide tiles with `mr` rows (0: none).
+    static func maxNV(mr: Int, lanes: Int) -> Int {
+        let list = lanes == self.lanes ? shapes : (lanes == narrowLanes ? narrowShapes : [])
+        return list.first { $0.mr == mr }?.maxNV ?? 0
+    }
+
+    /// One tile of `lanes`-wide vectors (`run` or `runNarrow`).
+    @inline(__always)
+    static func run(lanes: Int, mr: Int, nv: Int, _ j: ConvTileJob, strip: Int? = nil) {
+        if lanes == self.lanes { run(mr: mr, nv: nv, j, strip: strip) } else { runNarrow(mr: mr, nv: nv, j, strip: strip) }
+    }
 
     /// Estimated cycles of one K step of an MR×NV tile: FMA-bound (MR·NV / 2 per cycle) or
     /// load-bound ((MR + NV) loads at 2 per cycle), plus loop overhead. Two vector FMA (or

@@ -34,8 +34,8 @@ final class PackedConv2D: ConvKernel, @unchecked Sendable {
 
     package let geometry: ConvGeometry
     package let kind: Kind
-    /// Output pixels per tile and channel vectors per block of the SIMD tiles.
-    package let tileRows: Int, tileVectors: Int
+    /// Output pixels per tile, channel vectors per block and floats per vector of the SIMD tiles.
+    package let tileRows: Int, tileVectors: Int, tileLanes: Int
     /// Pointwise: pixels per work unit.
     package let pixelsPerUnit: Int
     /// Output-channel groups per pixel unit / row (1 unless the spatial size is small).
@@ -91,15 +91,13 @@ final class PackedConv2D: ConvKernel, @unchecked Sendable {
         let O = g.outC
         let K = g.kernelH * g.kernelW * g.inC
         depth = K
-        let L = ConvTiles.lanes
-        let nvec = (O + L - 1) / L
 
         // Spatial extent the tiles run along, for the tile choice.
         let P = g.batch * g.outH * g.outW
         let rowPixels: Int
         // Few outputs: dot products over C beat channel-vector tiles that would waste most lanes.
         // Measured (Zen 5): 2× faster for O ≤ 2, 1.4× for O = 6 with C = 256, slower otherwise.
-        let useDot = pointwise && !useBLAS && L > 1 && (O <= 2 || (O <= 6 && g.inC >= 192))
+        let useDot = pointwise && !useBLAS && ConvTiles.lanes > 1 && (O <= 2 || (O <= 6 && g.inC >= 192))
         if pointwise {
             kind = useBLAS ? .blasPointwise : (useDot ? .dotPointwise : .pointwise)
             rowPixels = P
@@ -108,29 +106,29 @@ final class PackedConv2D: ConvKernel, @unchecked Sendable {
             rowPixels = PackedConv2D.interiorRange(g).count
         }
 
-        // Tile choice: minimise estimated cycles over the instantiated shapes.
-        var best = (mr: 1, nv: 1, cost: Double.infinity)
-        for s in ConvTiles.shapes {
-            let mr = s.mr
-            if mr > max(1, rowPixels) { continue }
-            for nvMain in 1...s.maxNV where nvMain <= nvec || nvMain == 1 {
-                var cost = 0.0
-                var v = 0
-                while v < nvec {
-                    let nv = min(nvMain, nvec - v)
-                    let tiles = Double((max(rowPixels, 1) + mr - 1) / mr)
-                    cost += tiles * (Double(K) * ConvTiles.stepCost(mr: mr, nv: nv) + ConvTiles.tileOverhead(mr: mr, nv: nv))
-                    v += nv
-                }
-                if cost < best.cost * 0.999 { best = (mr, nvMain, cost) }
+        // Tile choice: minimise estimated cycles over the instantiated shapes of every lane width;
+        // a narrower width must win by 5 % (its costs are in narrow vector operations).
+        var best = (mr: 1, nv: 1, lanes: ConvTiles.lanes, cost: Double.infinity)
+        for (lanes, shapes, scale) in [
+            (ConvTiles.lanes, ConvTiles.shapes, ConvTiles.wideVectorCost), (ConvTiles.narrowLanes, ConvTiles.narrowShapes, 1.05)
+        ] {
+            if let (mr, nv, cost) = PackedConv2D.cheapestTile(shapes, nvec: (O + lanes - 1) / lanes, K: K, rowPixels: rowPixels),
+                cost * scale < best.cost
+            {
+                best = (mr, nv, lanes, cost * scale)
             }
         }
         if let tile {
-            precondition(tile.maxVectors >= 1 && tile.maxVectors <= ConvTiles.maxNV(mr: tile.rows), "tile \(tile) is not instantiated")
-            best = (tile.rows, tile.maxVectors, 0)
+            let lanes = tile.lanes ?? ConvTiles.lanes
+            precondition(
+                tile.maxVectors >= 1 && tile.maxVectors <= ConvTiles.maxNV(mr: tile.rows, lanes: lanes), "tile \(tile) is not instantiated")
+            best = (tile.rows, tile.maxVectors, lanes, 0)
         }
+        let L = useBLAS || useDot ? ConvTiles.lanes : best.lanes
+        let nvec = (O + L - 1) / L
         tileRows = useBLAS ? 1 : best.mr
         tileVectors = useBLAS ? nvec : best.nv
+        tileLanes = L
 
         // Blocks and packing. BLAS keeps the filter as is ([O, K] row-major, one "block").
         var list: [Block] = []
@@ -205,6 +203,28 @@ final class PackedConv2D: ConvKernel, @unchecked Sendable {
             bias: bias, prelu: prelu, backend: backend)
     }
 
+    /// The (MR, NV) of `shapes` with the fewest estimated cycles for `nvec` channel vectors over
+    /// `rowPixels` pixels of depth `K`, and that cost (nil: no shape fits).
+    static func cheapestTile(_ shapes: [TileShape], nvec: Int, K: Int, rowPixels: Int) -> (mr: Int, nv: Int, cost: Double)? {
+        var best: (mr: Int, nv: Int, cost: Double)? = nil
+        for s in shapes {
+            let mr = s.mr
+            if mr > max(1, rowPixels) { continue }
+            for nvMain in 1...s.maxNV where nvMain <= nvec || nvMain == 1 {
+                var cost = 0.0
+                var v = 0
+                while v < nvec {
+                    let nv = min(nvMain, nvec - v)
+                    let tiles = Double((max(rowPixels, 1) + mr - 1) / mr)
+                    cost += tiles * (Double(K) * ConvTiles.stepCost(mr: mr, nv: nv) + ConvTiles.tileOverhead(mr: mr, nv: nv))
+                    v += nv
+                }
+                if cost < (best?.cost ?? .infinity) * 0.999 { best = (mr, nvMain, cost) }
+            }
+        }
+        return best
+    }
+
     /// Output columns whose taps are all inside the image.
     static func interiorRange(_ g: ConvGeometry) -> Range<Int> {
         let span = (g.kernelW - 1) * g.dilationW
@@ -256,10 +276,10 @@ final class PackedConv2D: ConvKernel, @unchecked Sendable {
     @inline(__always)
     private func setBlock(_ j: inout ConvTileJob, _ b: Block) {
         let base = UnsafePointer(storage.pointer)
-        j.outLanes = min(b.nv * ConvTiles.lanes, geometry.outC - b.channel)
-        j.resLanes = max(0, min(b.nv * ConvTiles.lanes, residualChannels - b.channel))
+        j.outLanes = min(b.nv * tileLanes, geometry.outC - b.channel)
+        j.resLanes = max(0, min(b.nv * tileLanes, residualChannels - b.channel))
         j.spill =
-            b.channel == 0 && b.nv * ConvTiles.lanes >= geometry.outC && 2 * geometry.outC >= b.nv * ConvTiles.lanes
+            b.channel == 0 && b.nv * tileLanes >= geometry.outC && 2 * geometry.outC >= b.nv * tileLanes
             && residualChannels == geometry.outC
         j.bias = base + biasOffset + b.channel
         j.alpha = base + alphaOffset + b.channel
@@ -269,7 +289,7 @@ final class PackedConv2D: ConvKernel, @unchecked Sendable {
     /// output channel, and a real residual channel when there is a residual (`setBlock` first).
     @inline(__always)
     private func stripable(_ j: ConvTileJob, _ b: Block) -> Bool {
-        let width = b.nv * ConvTiles.lanes
+        let width = b.nv * tileLanes
         return j.outLanes == width && (j.residual == nil || j.resLanes == width)
     }
 
@@ -301,7 +321,7 @@ final class PackedConv2D: ConvKernel, @unchecked Sendable {
                     j.a = input + p0 &* C
                     j.out = output + p0 &* O + b.channel
                     j.residual = residual.map { $0 + p0 &* residualChannels + b.channel }
-                    ConvTiles.run(mr: mr, nv: b.nv, j, strip: whole)
+                    ConvTiles.run(lanes: tileLanes, mr: mr, nv: b.nv, j, strip: whole)
                     p = p0 + whole * mr
                 }
                 while p < p1 {
@@ -311,7 +331,7 @@ final class PackedConv2D: ConvKernel, @unchecked Sendable {
                     j.a = input + start &* C
                     j.out = output + start &* O + b.channel
                     j.residual = residual.map { $0 + start &* residualChannels + b.channel }
-                    ConvTiles.run(mr: mr, nv: b.nv, j)
+                    ConvTiles.run(lanes: tileLanes, mr: mr, nv: b.nv, j)
                     p = start + mr
                 }
             }
@@ -353,7 +373,7 @@ final class PackedConv2D: ConvKernel, @unchecked Sendable {
     ) {
         let g = geometry
         let C = g.inC, O = g.outC, W = g.inW, KW = g.kernelW
-        let L = ConvTiles.lanes
+        let L = tileLanes
         let mr = tileRows
         let interior = PackedConv2D.interiorRange(g)
         let base = UnsafePointer(storage.pointer)
@@ -399,7 +419,7 @@ final class PackedConv2D: ConvKernel, @unchecked Sendable {
                         j.a = rowIn + (ox &* g.strideW &- g.padLeft) &* C
                         j.out = rowOut + ox &* O + b.channel
                         j.residual = rowRes.map { $0 + ox &* residualChannels + b.channel }
-                        ConvTiles.run(mr: mr, nv: b.nv, j, strip: whole)
+                        ConvTiles.run(lanes: tileLanes, mr: mr, nv: b.nv, j, strip: whole)
                         ox += whole * mr
                     }
                     while ox < interior.upperBound {
@@ -409,7 +429,7 @@ final class PackedConv2D: ConvKernel, @unchecked Sendable {
                         j.a = rowIn + (start &* g.strideW &- g.padLeft) &* C
                         j.out = rowOut + start &* O + b.channel
                         j.residual = rowRes.map { $0 + start &* residualChannels + b.channel }
-                        ConvTiles.run(mr: mr, nv: b.nv, j)
+                        ConvTiles.run(lanes: tileLanes, mr: mr, nv: b.nv, j)
                         ox = start + mr
                     }
                 } else {
@@ -449,7 +469,7 @@ final class PackedConv2D: ConvKernel, @unchecked Sendable {
         pj.out = rowOut + ox &* g.outC + channel
         pj.residual = rowRes.map { $0 + ox &* residualChannels + channel }
         pj.storeFrom = 0; pj.storeTo = 1
-        ConvTiles.run(mr: 1, nv: nv, pj)
+        ConvTiles.run(lanes: tileLanes, mr: 1, nv: nv, pj)
     }
 
     private func runBLAS(
