@@ -99,9 +99,11 @@ enum ConvTile<V: KernelVector, let MR: Int, let NV: Int> {
         let L = V.laneCount
         let wk = NV &* L
         let lda = j.lda
-        // Closure-initialised arrays are built in registers; `InlineArray(repeating:)` was an
-        // out-of-line call that zeroed memory (plus a memcpy of the result for some shapes).
-        var acc = InlineArray<MR, InlineArray<NV, V>> { _ in InlineArray<NV, V> { _ in V.zero } }
+        // The accumulators start at the bias (the epilogue adds none). Closure-initialised arrays
+        // are built in registers; `InlineArray(repeating:)` was an out-of-line call that zeroed
+        // memory (plus a memcpy of the result for some shapes).
+        let bias = InlineArray<NV, V> { V.load(j.bias + $0 &* L) }
+        var acc = InlineArray<MR, InlineArray<NV, V>> { _ in bias }
         var a1 = a, w1 = j.w
         for _ in 0..<j.count1 {
             var a2 = a1, w2 = w1
@@ -143,7 +145,7 @@ enum ConvStrip<V: KernelVector, let MR: Int, let NV: Int, let F: Int> {
                 let o = out + m &* j.ldo
                 let r = res + m &* j.ldr
                 for v in 0..<NV {
-                    var y = acc[m][v].add(V.load(j.bias + v &* L))
+                    var y = acc[m][v]
                     if clamp { y = y.clampedBelow(lo).clampedAbove(hi) }
                     if residual { y = y.add(V.load(r + v &* L)).clampedBelow(lo2).clampedAbove(hi2) }
                     if prelu { y = y.prelu(V.load(j.alpha + v &* L)) }
@@ -165,12 +167,8 @@ enum ConvFinish<V: KernelVector, let MR: Int, let NV: Int, let F: Int> {
     static func run(_ acc: inout InlineArray<MR, InlineArray<NV, V>>, _ j: ConvTileJob) {
         let L = V.laneCount
         let clamp = F & 1 != 0, residual = F & 2 != 0, prelu = F & 4 != 0
-        var bias = InlineArray<NV, V> { _ in V.zero }
         var alpha = InlineArray<NV, V> { _ in V.zero }
-        for v in 0..<NV {
-            bias[v] = V.load(j.bias + v &* L)
-            if prelu { alpha[v] = V.load(j.alpha + v &* L) }
-        }
+        if prelu { for v in 0..<NV { alpha[v] = V.load(j.alpha + v &* L) } }
         let lo = V(splat: j.lo), hi = V(splat: j.hi), lo2 = V(splat: j.lo2), hi2 = V(splat: j.hi2)
         let full = j.storeFrom == 0 && j.storeTo == MR && j.outLanes == NV &* L && (!residual || j.resLanes == NV &* L)
         if full {
@@ -179,7 +177,7 @@ enum ConvFinish<V: KernelVector, let MR: Int, let NV: Int, let F: Int> {
                 let o = j.out + m &* j.ldo
                 let r = res + m &* j.ldr
                 for v in 0..<NV {
-                    var y = acc[m][v].add(bias[v])
+                    var y = acc[m][v]
                     if clamp { y = y.clampedBelow(lo).clampedAbove(hi) }
                     if residual { y = y.add(V.load(r + v &* L)).clampedBelow(lo2).clampedAbove(hi2) }
                     if prelu { y = y.prelu(alpha[v]) }
@@ -198,7 +196,7 @@ enum ConvFinish<V: KernelVector, let MR: Int, let NV: Int, let F: Int> {
             for m in 0..<MR {
                 let r = (residual ? j.residual! : j.bias) + m &* j.ldr
                 for v in 0..<NV {
-                    var y = acc[m][v].add(bias[v])
+                    var y = acc[m][v]
                     if clamp { y = y.clampedBelow(lo).clampedAbove(hi) }
                     if residual {
                         let rv: V = m == MR - 1 && v == NV - 1 ? V.load(r + v &* L, count: resLanes &- v &* L) : V.load(r + v &* L)
@@ -220,7 +218,7 @@ enum ConvFinish<V: KernelVector, let MR: Int, let NV: Int, let F: Int> {
             let o = j.out + m &* j.ldo
             for v in 0..<NV {
                 let c = v &* L
-                var y = acc[m][v].add(bias[v])
+                var y = acc[m][v]
                 if clamp { y = y.clampedBelow(lo).clampedAbove(hi) }
                 if residual {
                     let r = j.residual! + m &* j.ldr
