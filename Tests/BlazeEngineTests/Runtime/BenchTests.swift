@@ -131,6 +131,10 @@ import Testing
         #expect(try Self.runBench(["--layer", "depthwise", "13", "24", "40"]).status == 1)
         #expect(try Self.runBench(["--layer", "pointwise", "13", "24", "40", "--tile", "99x9"]).status == 1)
         #expect(try Self.runBench(["--tile", "2x1"]).status == 1)
+        // MRxNV/LANES: a malformed one, and a lane width no level has, are errors.
+        for bad in ["2x1/", "2x1/x", "2x/8", "2x1/8/8", "2x1/3"] {
+            #expect(try Self.runBench(["--layer", "pointwise", "13", "24", "40", "--tile", bad, "--runs", "1"]).status == 1, "\(bad)")
+        }
 
         let vs = try Self.runBench(["--layer", "pointwise", "13", "24", "40", "--tile", "2x1", "--versus", "1x1", "--runs", "3"])
         #expect(vs.status == 0)
