@@ -14,25 +14,26 @@ enum ConvTiles {
         TileShape(mr: 1, maxNV: 4), TileShape(mr: 2, maxNV: 4), TileShape(mr: 4, maxNV: 3), TileShape(mr: 6, maxNV: 2), TileShape(mr: 8, maxNV: 1), TileShape(mr: 12, maxNV: 1)
     ]
 
-    /// One MR×NV tile, or (`strip`) that many whole tiles in a row (`ConvTile.runStrip`).
+    /// One MR×NV tile of `W` vectors (`Vec`, or `NarrowVec` for `narrowShapes`), or (`strip`)
+    /// that many whole tiles in a row (`ConvTile.runStrip`).
     @inline(__always)
-    static func run(mr: Int, nv: Int, _ j: ConvTileJob, strip: Int? = nil) {
+    static func run<W: KernelVector>(_: W.Type, mr: Int, nv: Int, _ j: ConvTileJob, strip: Int? = nil) {
         switch (mr, nv) {
-        case (1, 1): ConvTile<Vec, 1, 1>.dispatch(j, strip: strip)
-        case (1, 2): ConvTile<Vec, 1, 2>.dispatch(j, strip: strip)
-        case (1, 3): ConvTile<Vec, 1, 3>.dispatch(j, strip: strip)
-        case (1, 4): ConvTile<Vec, 1, 4>.dispatch(j, strip: strip)
-        case (2, 1): ConvTile<Vec, 2, 1>.dispatch(j, strip: strip)
-        case (2, 2): ConvTile<Vec, 2, 2>.dispatch(j, strip: strip)
-        case (2, 3): ConvTile<Vec, 2, 3>.dispatch(j, strip: strip)
-        case (2, 4): ConvTile<Vec, 2, 4>.dispatch(j, strip: strip)
-        case (4, 1): ConvTile<Vec, 4, 1>.dispatch(j, strip: strip)
-        case (4, 2): ConvTile<Vec, 4, 2>.dispatch(j, strip: strip)
-        case (4, 3): ConvTile<Vec, 4, 3>.dispatch(j, strip: strip)
-        case (6, 1): ConvTile<Vec, 6, 1>.dispatch(j, strip: strip)
-        case (6, 2): ConvTile<Vec, 6, 2>.dispatch(j, strip: strip)
-        case (8, 1): ConvTile<Vec, 8, 1>.dispatch(j, strip: strip)
-        case (12, 1): ConvTile<Vec, 12, 1>.dispatch(j, strip: strip)
+        case (1, 1): ConvTile<W, 1, 1>.dispatch(j, strip: strip)
+        case (1, 2): ConvTile<W, 1, 2>.dispatch(j, strip: strip)
+        case (1, 3): ConvTile<W, 1, 3>.dispatch(j, strip: strip)
+        case (1, 4): ConvTile<W, 1, 4>.dispatch(j, strip: strip)
+        case (2, 1): ConvTile<W, 2, 1>.dispatch(j, strip: strip)
+        case (2, 2): ConvTile<W, 2, 2>.dispatch(j, strip: strip)
+        case (2, 3): ConvTile<W, 2, 3>.dispatch(j, strip: strip)
+        case (2, 4): ConvTile<W, 2, 4>.dispatch(j, strip: strip)
+        case (4, 1): ConvTile<W, 4, 1>.dispatch(j, strip: strip)
+        case (4, 2): ConvTile<W, 4, 2>.dispatch(j, strip: strip)
+        case (4, 3): ConvTile<W, 4, 3>.dispatch(j, strip: strip)
+        case (6, 1): ConvTile<W, 6, 1>.dispatch(j, strip: strip)
+        case (6, 2): ConvTile<W, 6, 2>.dispatch(j, strip: strip)
+        case (8, 1): ConvTile<W, 8, 1>.dispatch(j, strip: strip)
+        case (12, 1): ConvTile<W, 12, 1>.dispatch(j, strip: strip)
         default: preconditionFailure("no \(mr)×\(nv) conv tile")
         }
     }
@@ -41,9 +42,6 @@ enum ConvTiles {
     typealias NarrowVec = Vec
     static let narrowShapes: [TileShape] = []
     static var wideVectorCost: Double { 1 }
-    static func runNarrow(mr: Int, nv: Int, _ j: ConvTileJob, strip: Int? = nil) {
-        preconditionFailure("no narrow conv tiles at this level")
-    }
 
     /// Pointwise layers on OpenBLAS (`true`) or the SIMD tiles: the 8-lane FMA tiles (6×2, 4×3) run at OpenBLAS' speed or better and fuse the epilogue.
     static func pointwiseUsesBLAS(_ g: ConvGeometry) -> Bool { false }

@@ -20,28 +20,29 @@ enum ConvTiles {
         TileShape(mr: 14, maxNV: 1)
     ]
 
-    /// One MR×NV tile, or (`strip`) that many whole tiles in a row (`ConvTile.runStrip`).
+    /// One MR×NV tile of `W` vectors (`Vec`, or `NarrowVec` for `narrowShapes`), or (`strip`)
+    /// that many whole tiles in a row (`ConvTile.runStrip`).
     @inline(__always)
-    static func run(mr: Int, nv: Int, _ j: ConvTileJob, strip: Int? = nil) {
+    static func run<W: KernelVector>(_: W.Type, mr: Int, nv: Int, _ j: ConvTileJob, strip: Int? = nil) {
         switch (mr, nv) {
-        case (1, 1): ConvTile<Vec, 1, 1>.dispatch(j, strip: strip)
-        case (1, 2): ConvTile<Vec, 1, 2>.dispatch(j, strip: strip)
-        case (1, 3): ConvTile<Vec, 1, 3>.dispatch(j, strip: strip)
-        case (1, 4): ConvTile<Vec, 1, 4>.dispatch(j, strip: strip)
-        case (2, 1): ConvTile<Vec, 2, 1>.dispatch(j, strip: strip)
-        case (2, 2): ConvTile<Vec, 2, 2>.dispatch(j, strip: strip)
-        case (2, 3): ConvTile<Vec, 2, 3>.dispatch(j, strip: strip)
-        case (2, 4): ConvTile<Vec, 2, 4>.dispatch(j, strip: strip)
-        case (4, 1): ConvTile<Vec, 4, 1>.dispatch(j, strip: strip)
-        case (4, 2): ConvTile<Vec, 4, 2>.dispatch(j, strip: strip)
-        case (4, 3): ConvTile<Vec, 4, 3>.dispatch(j, strip: strip)
-        case (4, 4): ConvTile<Vec, 4, 4>.dispatch(j, strip: strip)
-        case (6, 1): ConvTile<Vec, 6, 1>.dispatch(j, strip: strip)
-        case (6, 2): ConvTile<Vec, 6, 2>.dispatch(j, strip: strip)
-        case (8, 1): ConvTile<Vec, 8, 1>.dispatch(j, strip: strip)
-        case (8, 2): ConvTile<Vec, 8, 2>.dispatch(j, strip: strip)
-        case (12, 1): ConvTile<Vec, 12, 1>.dispatch(j, strip: strip)
-        case (14, 1): ConvTile<Vec, 14, 1>.dispatch(j, strip: strip)
+        case (1, 1): ConvTile<W, 1, 1>.dispatch(j, strip: strip)
+        case (1, 2): ConvTile<W, 1, 2>.dispatch(j, strip: strip)
+        case (1, 3): ConvTile<W, 1, 3>.dispatch(j, strip: strip)
+        case (1, 4): ConvTile<W, 1, 4>.dispatch(j, strip: strip)
+        case (2, 1): ConvTile<W, 2, 1>.dispatch(j, strip: strip)
+        case (2, 2): ConvTile<W, 2, 2>.dispatch(j, strip: strip)
+        case (2, 3): ConvTile<W, 2, 3>.dispatch(j, strip: strip)
+        case (2, 4): ConvTile<W, 2, 4>.dispatch(j, strip: strip)
+        case (4, 1): ConvTile<W, 4, 1>.dispatch(j, strip: strip)
+        case (4, 2): ConvTile<W, 4, 2>.dispatch(j, strip: strip)
+        case (4, 3): ConvTile<W, 4, 3>.dispatch(j, strip: strip)
+        case (4, 4): ConvTile<W, 4, 4>.dispatch(j, strip: strip)
+        case (6, 1): ConvTile<W, 6, 1>.dispatch(j, strip: strip)
+        case (6, 2): ConvTile<W, 6, 2>.dispatch(j, strip: strip)
+        case (8, 1): ConvTile<W, 8, 1>.dispatch(j, strip: strip)
+        case (8, 2): ConvTile<W, 8, 2>.dispatch(j, strip: strip)
+        case (12, 1): ConvTile<W, 12, 1>.dispatch(j, strip: strip)
+        case (14, 1): ConvTile<W, 14, 1>.dispatch(j, strip: strip)
         default: preconditionFailure("no \(mr)×\(nv) conv tile")
         }
     }
@@ -56,32 +57,6 @@ enum ConvTiles {
 
     /// The cost of one 16-lane vector operation in 8-lane ones (cost model, `PackedConv2D`).
     static var wideVectorCost: Double { CPUInfo.halfRateWideVectors ? 2 : 1 }
-
-    /// `run` for a tile of `narrowShapes`.
-    @inline(__always)
-    static func runNarrow(mr: Int, nv: Int, _ j: ConvTileJob, strip: Int? = nil) {
-        switch (mr, nv) {
-        case (1, 1): ConvTile<NarrowVec, 1, 1>.dispatch(j, strip: strip)
-        case (1, 2): ConvTile<NarrowVec, 1, 2>.dispatch(j, strip: strip)
-        case (1, 3): ConvTile<NarrowVec, 1, 3>.dispatch(j, strip: strip)
-        case (1, 4): ConvTile<NarrowVec, 1, 4>.dispatch(j, strip: strip)
-        case (2, 1): ConvTile<NarrowVec, 2, 1>.dispatch(j, strip: strip)
-        case (2, 2): ConvTile<NarrowVec, 2, 2>.dispatch(j, strip: strip)
-        case (2, 3): ConvTile<NarrowVec, 2, 3>.dispatch(j, strip: strip)
-        case (2, 4): ConvTile<NarrowVec, 2, 4>.dispatch(j, strip: strip)
-        case (4, 1): ConvTile<NarrowVec, 4, 1>.dispatch(j, strip: strip)
-        case (4, 2): ConvTile<NarrowVec, 4, 2>.dispatch(j, strip: strip)
-        case (4, 3): ConvTile<NarrowVec, 4, 3>.dispatch(j, strip: strip)
-        case (4, 4): ConvTile<NarrowVec, 4, 4>.dispatch(j, strip: strip)
-        case (6, 1): ConvTile<NarrowVec, 6, 1>.dispatch(j, strip: strip)
-        case (6, 2): ConvTile<NarrowVec, 6, 2>.dispatch(j, strip: strip)
-        case (8, 1): ConvTile<NarrowVec, 8, 1>.dispatch(j, strip: strip)
-        case (8, 2): ConvTile<NarrowVec, 8, 2>.dispatch(j, strip: strip)
-        case (12, 1): ConvTile<NarrowVec, 12, 1>.dispatch(j, strip: strip)
-        case (14, 1): ConvTile<NarrowVec, 14, 1>.dispatch(j, strip: strip)
-        default: preconditionFailure("no \(mr)×\(nv) 8-lane conv tile")
-        }
-    }
 
     /// Pointwise layers on OpenBLAS (`true`) or the SIMD tiles: the 16-lane FMA tiles reach 90 % of peak; OpenBLAS (SkylakeX) is slower and needs a separate epilogue pass.
     static func pointwiseUsesBLAS(_ g: ConvGeometry) -> Bool { false }

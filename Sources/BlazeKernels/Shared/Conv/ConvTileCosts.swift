@@ -18,10 +18,10 @@ extension ConvTiles {
         return list.first { $0.mr == mr }?.maxNV ?? 0
     }
 
-    /// One tile of `lanes`-wide vectors (`run` or `runNarrow`).
+    /// One tile of `lanes`-wide vectors (`Vec`, else `NarrowVec`).
     @inline(__always)
     static func run(lanes: Int, mr: Int, nv: Int, _ j: ConvTileJob, strip: Int? = nil) {
-        if lanes == self.lanes { run(mr: mr, nv: nv, j, strip: strip) } else { runNarrow(mr: mr, nv: nv, j, strip: strip) }
+        if lanes == self.lanes { run(Vec.self, mr: mr, nv: nv, j, strip: strip) } else { run(NarrowVec.self, mr: mr, nv: nv, j, strip: strip) }
     }
 
     /// Estimated cycles of one K step of an MR×NV tile: FMA-bound (MR·NV / 2 per cycle) or
