@@ -28,9 +28,15 @@ extension Session {
         return (0..<count).map { i in
             let sorted = samples[i].sorted()
             return StepTiming(
-                node: i, op: graph.nodes[i].op.name, outputShape: graph.tensors[graph.nodes[i].outputs[0]].shape,
+                node: i, op: stepName(i), outputShape: graph.tensors[graph.nodes[i].outputs[0]].shape,
                 medianMs: sorted[sorted.count / 2])
         }
+    }
+
+    /// The node's op name, or the fused step's where one step stands for several nodes.
+    func stepName(_ index: Int) -> String {
+        if kernels == .optimized, case .layerNorm = plannedSteps[index] { return "LAYER_NORM (fused)" }
+        return model.graph.nodes[index].op.name
     }
 
     func executeStep(_ index: Int) {

@@ -71,6 +71,21 @@ public final class Session {
         var planned: [PlannedStep] = []
         // Conv → ADD / PRELU / RELU fusion, decided once from the graph and the arena addresses.
         let fusion = folding.map { FusionPlan(graph: graph, folding: $0, kernels: model.levelKernels, pointer: pointer) }
+        // Ten-node layer normalisations as one step each, where the output can be written before
+        // the nodes it replaces would have run (disjoint from its input, or exactly over it).
+        var layerNorms: [Int: LayerNormFusion.Match] = [:]
+        var layerNormSkipped: Set<Int> = []
+        if let fusion, let folding {
+            for (first, m) in LayerNormFusion(graph: graph).matches {
+                let covered = m.nodes
+                guard !covered.contains(where: { fusion.skipped.contains($0) || fusion.fused[$0] != nil || folding.skipped.contains($0) })
+                else { continue }
+                let x = pointer(m.input), y = pointer(m.output), n = m.rows * m.channels
+                guard x == y || x + n <= y || y + n <= x else { continue }
+                layerNorms[first] = m
+                layerNormSkipped.formUnion(covered.dropFirst())
+            }
+        }
         for (index, node) in graph.nodes.enumerated() {
             let fold = folding?.folds[index]
             let inputs = node.inputs.indices.map { slot in
@@ -82,8 +97,19 @@ public final class Session {
             case .reference:
                 steps.append(Step(op: node.op, inputs: inputs, output: output))
             case .optimized:
-                if fusion?.skipped.contains(index) == true || folding?.skipped.contains(index) == true {
+                if fusion?.skipped.contains(index) == true || folding?.skipped.contains(index) == true
+                    || layerNormSkipped.contains(index)
+                {
                     planned.append(.none); continue
+                }
+                if let m = layerNorms[index] {
+                    planned.append(
+                        .layerNorm(
+                            LayerNormStep(
+                                input: pointer(m.input), output: pointer(m.output), rows: m.rows, channels: m.channels,
+                                gamma: pointer(m.gamma), beta: m.beta.map { UnsafePointer(pointer($0)) },
+                                epsilon: pointer(m.epsilon).pointee, threads: threads)))
+                    continue
                 }
                 do {
                     planned.append(

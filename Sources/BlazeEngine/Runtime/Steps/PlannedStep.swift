@@ -23,6 +23,8 @@ enum PlannedStep {
     case packedConv(PackedConvStep)
     /// Pooling / RESIZE_BILINEAR on the SIMD row kernels.
     case simdRows(SIMDRowStep)
+    /// Ten nodes of a layer normalisation as one step (see `LayerNormFusion`).
+    case layerNorm(LayerNormStep)
 
     /// Runs the step; parallel parts go to `pool` (which runs them inline with one thread).
     func execute(_ pool: WorkerPool) {
@@ -41,6 +43,7 @@ enum PlannedStep {
         case .referenceKernel(let s): Executor.execute(s)
         case .packedConv(let s): s.execute(pool)
         case .simdRows(let s): s.execute(pool)
+        case .layerNorm(let s): s.execute(pool)
         }
     }
 

@@ -1,0 +1,130 @@
+import BlazeModels
+import BlazeTestSupport
+import Testing
+@testable import BlazeEngine
+
+/// Ten-node layer normalisations run as one `LayerNormStep` by the optimised plan
+/// (`LayerNormFusion`). The reference kernels run the ten nodes as written; the fused step must
+/// give the same bits (it repeats their float operations), at every thread count.
+@Suite struct LayerNormFusionTests {
+    typealias Builder = PadFoldingTests.Builder
+
+    /// Which tail the normalisation ends in, and the operand order of its commutative nodes.
+    struct Variant: CustomStringConvertible, Sendable {
+        var beta: Bool
+        var swapped: Bool
+        var description: String { (beta ? "β" : "no β") + (swapped ? ", swapped operands" : "") }
+    }
+
+    /// A constant with the given values.
+    static func constant(_ b: inout Builder, _ name: String, _ shape: [Int], _ values: [Float]) -> Int {
+        b.constants.append(Constant(shape: shape, values: values))
+        b.tensors.append(TensorDescriptor(name: name, shape: shape, constant: b.constants.count - 1))
+        return b.tensors.count - 1
+    }
+
+    /// `pre = ADD(in, in2)` (so the normalised tensor lives in the arena), the ten nodes, and
+    /// `post = ADD(y, x)` when `residual` (x then outlives the normalisation). Returns the graph
+    /// and the index of the first normalisation node.
+    static func layerNormGraph(
+        rows: Int, channels C: Int, _ v: Variant, residual: Bool, gammaConstant: Bool = true,
+        extraOutput: Bool = false
+    ) throws -> (Graph, first: Int) {
+        var b = Builder()
+        let shape = [1, 1, rows, C]
+        let input = b.tensor("in", shape), input2 = b.tensor("in2", shape)
+        let x = try b.node(.binary(BinaryParams(.add)), [input, input2], "x")
+        func pair(_ a: Int, _ c: Int) -> [Int] { v.swapped ? [c, a] : [a, c] }
+        let mean = Op.reduce(ReduceParams(.mean, axes: [-1], keepDims: true))
+        let m = try b.node(mean, [x], "m")
+        let negated = v.beta ? nil : try b.node(.unary(.neg), [m], "neg")
+        let d = try b.node(.binary(BinaryParams(.squaredDifference)), pair(x, m), "d")
+        let variance = try b.node(mean, [d], "v")
+        let eps = constant(&b, "eps", [], [1e-5])
+        let ve = try b.node(.binary(BinaryParams(.add)), pair(variance, eps), "ve")
+        let r = try b.node(.unary(.rsqrt), [ve], "r")
+        let gamma = gammaConstant ? b.constant("gamma", [C]) : b.tensor("gamma_in", [C])
+        let s = try b.node(.binary(BinaryParams(.mul)), pair(r, gamma), "s")
+        let a = try b.node(.binary(BinaryParams(.mul)), pair(x, s), "xs")
+        let shifted: Int
+        if let negated {
+            shifted = try b.node(.binary(BinaryParams(.mul)), pair(negated, s), "ms")
+        } else {
+            let ms = try b.node(.binary(BinaryParams(.mul)), pair(m, s), "ms")
+            let beta = b.constant("beta", [C])
+            shifted = try b.node(.binary(BinaryParams(.sub)), [beta, ms], "shift")
+        }
+        let y = try b.node(.binary(BinaryParams(.add)), pair(a, shifted), "y")
+        var outputs = [y]
+        if residual { outputs = [try b.node(.binary(BinaryParams(.add)), [y, x], "post")] }
+        if extraOutput { outputs.append(m) }
+        let inputs = gammaConstant ? [input, input2] : [input, input2, gamma]
+        return (try b.graph(inputs: inputs, outputs: outputs), 1)
+    }
+
+    /// Optimised at 1–3 threads bitwise equal to the reference kernels; returns the 1-thread session.
+    @discardableResult
+    static func expectBitwise(_ graph: Graph, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> Session {
+        let model = try Model(graph: graph)
+        var rng = SeededRandom(seed: 0x1A7E_2026)
+        let inputs = graph.inputs.map { t in
+            // An offset and a scale per tensor, so the mean and variance are not ~0 and ~1/3.
+            (0..<graph.tensors[t].shape.reduce(1, *)).map { _ in Float(rng.unit() * 6 - 1.5) }
+        }
+        let reference = try model.run(inputs, kernels: .reference)
+        for threads in 1...3 {
+            let optimized = try model.makeSession(kernels: .optimized, threads: threads).run(inputs)
+            for (k, (o, r)) in zip(optimized, reference).enumerated() {
+                PlannedStepTestKit.expectBitwise(o, r, "\(what) output \(k), \(threads) threads", sourceLocation: sourceLocation)
+            }
+        }
+        return model.makeSession(kernels: .optimized, threads: 1)
+    }
+
+    static func isLayerNorm(_ s: PlannedStep) -> Bool { if case .layerNorm = s { true } else { false } }
+    static func isNone(_ s: PlannedStep) -> Bool { if case .none = s { true } else { false } }
+
+    /// Rows × channels with channel tails (not a multiple of 8), one row, C = 2 and C = 64.
+    @Test(arguments: [(97, 64), (1, 2), (5, 13), (33, 8), (4, 100), (16, 7)])
+    func fusesAndMatchesReference(_ size: (Int, Int)) throws {
+        let (rows, C) = size
+        for v in [Variant(beta: false, swapped: false), Variant(beta: false, swapped: true), Variant(beta: true, swapped: false), Variant(beta: true, swapped: true)] {
+            for residual in [false, true] {
+                let (graph, first) = try Self.layerNormGraph(rows: rows, channels: C, v, residual: residual)
+                let fusion = LayerNormFusion(graph: graph)
+                #expect(fusion.matches[first]?.nodes == first...(first + 9), "\(v) \(size)")
+                #expect((fusion.matches[first]?.beta != nil) == v.beta)
+                let what = "\(rows)×\(C), \(v), residual \(residual)"
+                let session = try Self.expectBitwise(graph, what)
+                #expect(Self.isLayerNorm(session.plannedSteps[first]), "\(what): not fused")
+                #expect((first + 1...first + 9).allSatisfy { Self.isNone(session.plannedSteps[$0]) }, "\(what): nodes still run")
+            }
+        }
+    }
+
+    /// Not fused (and still right): a γ that is an input, an intermediate that is a graph output,
+    /// a MEAN over another axis.
+    @Test func patternsThatMustRunAsWritten() throws {
+        let plain = Variant(beta: false, swapped: false)
+        let (inputGamma, _) = try Self.layerNormGraph(rows: 6, channels: 16, plain, residual: false, gammaConstant: false)
+        let (exposedMean, _) = try Self.layerNormGraph(rows: 6, channels: 16, plain, residual: true, extraOutput: true)
+        for (graph, what) in [(inputGamma, "γ an input"), (exposedMean, "mean a graph output")] {
+            #expect(LayerNormFusion(graph: graph).matches.isEmpty, "\(what)")
+            let session = try Self.expectBitwise(graph, what)
+            #expect(!session.plannedSteps.contains(where: Self.isLayerNorm), "\(what)")
+        }
+        // The same ten nodes with the first MEAN over the rows axis.
+        var (graph, first) = try Self.layerNormGraph(rows: 6, channels: 16, plain, residual: false)
+        graph.nodes[first].op = .reduce(ReduceParams(.mean, axes: [2], keepDims: true))
+        graph.tensors[graph.nodes[first].outputs[0]].shape = [1, 1, 1, 16]
+        try graph.validate()
+        #expect(LayerNormFusion(graph: graph).matches.isEmpty, "MEAN over rows")
+        try Self.expectBitwise(graph, "MEAN over rows")
+    }
+
+    /// face_blendshapes (MLP-Mixer) normalises its tokens with this pattern eight times.
+    @Test func blendshapesRunEightFusedLayerNorms() throws {
+        let session = try BundledModel.faceBlendshapes.load().makeSession(kernels: .optimized, threads: 1)
+        #expect(session.plannedSteps.filter(Self.isLayerNorm).count == 8)
+    }
+}
