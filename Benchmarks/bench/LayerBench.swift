@@ -94,7 +94,7 @@ enum LayerBench {
                     kernels.conv(
                         params: Conv2DParams(padding: .valid, activation: spec.activation), geometry: g, filter: f.baseAddress!,
                         bias: b.baseAddress!, prelu: nil, residualActivation: .none, residualChannels: nil,
-                        backend: tile == nil ? .automatic : .simd, tile: tile)
+                        backend: tile == nil ? .automatic : .simd, tile: tile, channelMajorInput: false)
                 }
             }
         }

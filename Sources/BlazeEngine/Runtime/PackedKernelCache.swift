@@ -17,6 +17,7 @@ final class PackedKernelCache: @unchecked Sendable {
         /// Address of a fused PRELU's alpha (model weights: the same for every session), 0 if none.
         var prelu: UInt
         var padTop: Int, padLeft: Int
+        var channelMajor: Bool
     }
 
     private let lock = NSLock()
@@ -28,7 +29,7 @@ final class PackedKernelCache: @unchecked Sendable {
             residualActivation: fusion?.residualActivation.rawValue ?? 0,
             residualChannels: fusion?.residualChannels ?? -1,
             prelu: fusion?.prelu.map { UInt(bitPattern: $0) } ?? 0,
-            padTop: fold?.top ?? -1, padLeft: fold?.left ?? -1)
+            padTop: fold?.top ?? -1, padLeft: fold?.left ?? -1, channelMajor: fold?.channelMajor ?? false)
     }
 
     /// The kernel stored under `key`, made by `make` (under the lock) if there is none yet.

@@ -108,7 +108,7 @@ public final class Session {
                             LayerNormStep(
                                 input: pointer(m.input), output: pointer(m.output), rows: m.rows, channels: m.channels,
                                 gamma: pointer(m.gamma), beta: m.beta.map { UnsafePointer(pointer($0)) },
-                                epsilon: pointer(m.epsilon).pointee, threads: threads)))
+                                epsilon: pointer(m.epsilon).pointee, level: model.levelKernels, threads: threads)))
                     continue
                 }
                 do {

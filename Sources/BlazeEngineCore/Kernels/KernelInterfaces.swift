@@ -110,11 +110,12 @@ package protocol ISAKernelSet {
     static func prefersPackedFullyConnected(rows: Int, inputSize: Int, outputSize: Int) -> Bool
 
     /// CONV_2D. `filter` OHWI, `bias` `[O]`, `prelu` `[O]` alpha of a fused PRELU; `tile` forces
-    /// one of `convTiles` (benchmarks, tests).
+    /// one of `convTiles` (benchmarks, tests). `channelMajorInput` (pointwise only): the input is
+    /// stored `[C, N·H·W]`, the source of a folded TRANSPOSE.
     static func conv(
         params: Conv2DParams, geometry: ConvGeometry, filter: UnsafePointer<Float>, bias: UnsafePointer<Float>?,
         prelu: UnsafePointer<Float>?, residualActivation: Activation, residualChannels: Int?,
-        backend: ConvBackend, tile: ConvTileShape?
+        backend: ConvBackend, tile: ConvTileShape?, channelMajorInput: Bool
     ) -> any ConvKernel
     /// FULLY_CONNECTED over `rows` rows: `weights` `[O, I]`.
     static func fullyConnected(
@@ -144,6 +145,14 @@ package protocol ISAKernelSet {
     static func prelu(
         input: UnsafePointer<Float>, alpha: UnsafePointer<Float>, channels: Int,
         output: UnsafeMutablePointer<Float>, pixels: Range<Int>)
+
+    /// Layer normalisation of rows `rows` of `[rows, channels]` over the last axis, with γ and an
+    /// optional β of `channels` values: bitwise the TFLite decomposition MEAN → SQUARED_DIFFERENCE
+    /// → MEAN → ADD ε → RSQRT → MUL γ → MUL / NEG / SUB → ADD run by the reference kernels.
+    /// `output` may be exactly `input`.
+    static func layerNorm(
+        input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, channels: Int,
+        gamma: UnsafePointer<Float>, beta: UnsafePointer<Float>?, epsilon: Float, rows: Range<Int>)
 
     /// Self-test of the partial (channel-tail) vector loads and stores of every vector width this
     /// level uses: each must touch exactly `count` lanes. Returns the number of wrong lanes (0:
@@ -187,11 +196,11 @@ extension ISAKernelSet {
     package static func conv(
         params: Conv2DParams, geometry: ConvGeometry, filter: UnsafePointer<Float>, bias: UnsafePointer<Float>?,
         prelu: UnsafePointer<Float>? = nil, residualActivation: Activation = .none,
-        residualChannels: Int? = nil, backend: ConvBackend = .automatic
+        residualChannels: Int? = nil, backend: ConvBackend = .automatic, channelMajorInput: Bool = false
     ) -> any ConvKernel {
         conv(
             params: params, geometry: geometry, filter: filter, bias: bias, prelu: prelu, residualActivation: residualActivation,
-            residualChannels: residualChannels, backend: backend, tile: nil)
+            residualChannels: residualChannels, backend: backend, tile: nil, channelMajorInput: channelMajorInput)
     }
 
     package static func depthwise(

@@ -25,11 +25,12 @@ package enum LevelKernels: ISAKernelSet {
     package static func conv(
         params: Conv2DParams, geometry: ConvGeometry, filter: UnsafePointer<Float>, bias: UnsafePointer<Float>?,
         prelu: UnsafePointer<Float>?, residualActivation: Activation, residualChannels: Int?,
-        backend: ConvBackend, tile: ConvTileShape?
+        backend: ConvBackend, tile: ConvTileShape?, channelMajorInput: Bool
     ) -> any ConvKernel {
         PackedConv2D(
             params: params, geometry: geometry, filter: filter, bias: bias, prelu: prelu,
-            residualActivation: residualActivation, residualChannels: residualChannels, backend: backend, tile: tile)
+            residualActivation: residualActivation, residualChannels: residualChannels, backend: backend, tile: tile,
+            channelMajorInput: channelMajorInput)
     }
 
     package static func fullyConnected(
@@ -78,6 +79,13 @@ package enum LevelKernels: ISAKernelSet {
         output: UnsafeMutablePointer<Float>, pixels: Range<Int>
     ) {
         SIMDElementwise.prelu(input: input, alpha: alpha, channels: channels, output: output, pixels: pixels)
+    }
+
+    package static func layerNorm(
+        input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, channels: Int,
+        gamma: UnsafePointer<Float>, beta: UnsafePointer<Float>?, epsilon: Float, rows: Range<Int>
+    ) {
+        LayerNormRows.run(input, output, channels: channels, gamma: gamma, beta: beta, epsilon: epsilon, rows: rows)
     }
 
     package static func peakFlopsProbe(iterations: Int) -> (flops: Double, checksum: Float) {

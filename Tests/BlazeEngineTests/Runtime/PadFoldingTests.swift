@@ -154,6 +154,72 @@ import Testing
         #expect(none == [2, 3, 4], "PAD, ADD and RELU fold into the conv (steps planned: \(session.plannedSteps))")
     }
 
+    /// TRANSPOSE → pointwise CONV_2D where the source is the conv input stored channel-major: the
+    /// conv reads the source (`Fold.channelMajor`), the TRANSPOSE step is gone. MLP-Mixer's
+    /// `[1, 1, C, W]` → `[1, 1, W, C]` and NCHW → NHWC, with channel and pixel tails, with and
+    /// without a fused residual ADD.
+    @Test(arguments: [
+        // (source shape, perm, output channels)
+        ([1, 1, 97, 64], [0, 1, 3, 2], 384),
+        ([1, 1, 13, 5], [0, 1, 3, 2], 17),
+        ([1, 7, 3, 5], [0, 2, 3, 1], 9),
+        ([1, 33, 1, 10], [0, 2, 3, 1], 70)
+    ])
+    func channelMajorTransposeFoldsIntoPointwiseConv(_ c: ([Int], [Int], Int)) throws {
+        let (shape, perm, O) = c
+        for residual in [false, true] {
+            var b = Builder()
+            let x = b.tensor("x", shape)
+            let t = try b.node(.transpose(TransposeParams(perm: perm)), [x], "t")
+            let C = b.tensors[t].shape[3]
+            let f = b.constant("f", [O, 1, 1, C]), bias = b.constant("bias", [O])
+            var y = try b.node(.conv2D(Conv2DParams(padding: .same)), [t, f, bias], "y")
+            var inputs = [x]
+            if residual {
+                let r = b.tensor("r", b.tensors[y].shape)
+                inputs.append(r)
+                y = try b.node(.binary(BinaryParams(.add, activation: .relu)), [y, r], "sum")
+            }
+            let graph = try b.graph(inputs: inputs, outputs: [y])
+            let folding = PadFolding(graph: graph)
+            #expect(folding.skipped == [0])
+            #expect(folding.folds[1]?.channelMajor == true && folding.folds[1]?.source == x)
+            try Self.expectMatchesReference(graph, "\(c) residual \(residual)")
+            let session = try Model(graph: graph).makeSession(kernels: .optimized, threads: 1)
+            if case .none = session.plannedSteps[0] {} else { Issue.record("TRANSPOSE still planned for \(c)") }
+        }
+    }
+
+    /// Not folded: a transpose that is not channel-major (H ↔ W), one read twice, one before a 3×3 conv.
+    @Test func transposesThatMustRunStay() throws {
+        var b = Builder()
+        let x = b.tensor("x", [1, 4, 6, 8])
+        let swapped = try b.node(.transpose(TransposeParams(perm: [0, 2, 1, 3])), [x], "swapped")
+        let f = b.constant("f", [5, 1, 1, 8])
+        let y1 = try b.node(.conv2D(Conv2DParams(padding: .same)), [swapped, f], "y1")
+        let cm = b.tensor("cm", [1, 1, 8, 6])
+        let twice = try b.node(.transpose(TransposeParams(perm: [0, 1, 3, 2])), [cm], "twice")
+        let y2 = try b.node(.conv2D(Conv2DParams(padding: .same)), [twice, f], "y2")
+        let f3 = b.constant("f3", [5, 3, 3, 8])
+        let cm3 = b.tensor("cm3", [1, 1, 8, 6])
+        let t3 = try b.node(.transpose(TransposeParams(perm: [0, 1, 3, 2])), [cm3], "t3")
+        let y3 = try b.node(.conv2D(Conv2DParams(padding: .same)), [t3, f3], "y3")
+        let graph = try b.graph(inputs: [x, cm, cm3], outputs: [y1, y2, y3, twice])
+        #expect(PadFolding(graph: graph).skipped.isEmpty)
+        try Self.expectMatchesReference(graph, "unfoldable transposes")
+    }
+
+    /// face_blendshapes transposes its tensors before 6 of its 1×1 convs (the two of its input
+    /// embedding and the first of each of its 4 token-mixing MLPs): those 6 TRANSPOSEs fold into
+    /// the conv; the 4 after the MLPs still run.
+    @Test func blendshapesTokenMixingReadsTokensInPlace() throws {
+        let loaded = try BundledModel.faceBlendshapes.load()
+        let session = loaded.makeSession(kernels: .optimized, threads: 1)
+        let transposes = loaded.graph.nodes.indices.filter { if case .transpose = loaded.graph.nodes[$0].op { true } else { false } }
+        let folded = transposes.filter { if case .none = session.plannedSteps[$0] { true } else { false } }
+        #expect(transposes.count == 10 && folded.count == 6, "folded TRANSPOSEs \(folded) of \(transposes)")
+    }
+
     /// The bundled BlazeFace nets lose every PAD in the optimised plan.
     @Test func faceDetectorsRunNoPad() throws {
         for model in [BundledModel.faceDetectionShortRange, .faceDetectionFullRangeSparse] {

@@ -152,8 +152,10 @@ import Testing
         var inPlace = false, bias = true
         var backend = ConvBackend.simd
         var tile: ConvTileShape? = nil
+        /// The kernel reads the input stored `[C, N·H·W]` (pointwise only).
+        var channelMajor = false
         var description: String {
-            "N\(n) \(h)×\(w)×\(c)→\(o) k\(kh)×\(kw) s\(stride) d\(dilation) \(padding) \(activation) prelu \(prelu) residual \(residual)(\(residualActivation), ch \(residualChannels.map(String.init) ?? "O"), in place \(inPlace)) bias \(bias) \(backend) tile \(tile.map(String.init(describing:)) ?? "auto")"
+            "N\(n) \(h)×\(w)×\(c)→\(o) k\(kh)×\(kw) s\(stride) d\(dilation) \(padding) \(activation) prelu \(prelu) residual \(residual)(\(residualActivation), ch \(residualChannels.map(String.init) ?? "O"), in place \(inPlace)) bias \(bias) \(backend) tile \(tile.map(String.init(describing:)) ?? "auto")\(channelMajor ? " channel-major" : "")"
         }
     }
 
@@ -182,7 +184,13 @@ import Testing
         let k = K.conv(
             params: p, geometry: g, filter: f.pointer, bias: t.bias ? b.pointer : nil,
             prelu: t.prelu ? alpha.pointer : nil, residualActivation: t.residualActivation,
-            residualChannels: t.residualChannels, backend: t.backend, tile: t.tile)
+            residualChannels: t.residualChannels, backend: t.backend, tile: t.tile, channelMajorInput: t.channelMajor)
+        // The same input values, stored channel-major for a kernel that reads them so.
+        let input = SIMDTestBuffer(t.n * t.h * t.w * t.c)
+        let P = t.n * t.h * t.w
+        for p in 0..<P {
+            for ch in 0..<t.c { input.mutablePointer[t.channelMajor ? ch * P + p : p * t.c + ch] = x.pointer[p * t.c + ch] }
+        }
         let whole = SIMDTestBuffer(outCount, fill: .nan), split = SIMDTestBuffer(outCount, fill: .nan)
         if t.inPlace && t.residual {
             whole.mutablePointer.update(from: res.pointer, count: outCount)
@@ -190,11 +198,11 @@ import Testing
         }
         let wholeRes = t.residual ? (t.inPlace ? whole.pointer : res.pointer) : nil
         let splitRes = t.residual ? (t.inPlace ? split.pointer : res.pointer) : nil
-        k.run(input: x.pointer, output: whole.mutablePointer, residual: wholeRes)
+        k.run(input: input.pointer, output: whole.mutablePointer, residual: wholeRes)
         let a = k.workCount / 3, c = 2 * k.workCount / 3
-        k.run(input: x.pointer, output: split.mutablePointer, residual: splitRes, work: c..<k.workCount)
-        k.run(input: x.pointer, output: split.mutablePointer, residual: splitRes, work: 0..<a)
-        k.run(input: x.pointer, output: split.mutablePointer, residual: splitRes, work: a..<c)
+        k.run(input: input.pointer, output: split.mutablePointer, residual: splitRes, work: c..<k.workCount)
+        k.run(input: input.pointer, output: split.mutablePointer, residual: splitRes, work: 0..<a)
+        k.run(input: input.pointer, output: split.mutablePointer, residual: splitRes, work: a..<c)
         let what = "\(K.level) conv \(t) [\(k.kind) \(k.tileRows)×\(k.tileVectors)/\(k.tileLanes), \(k.workCount) units]"
         SIMDTestBuffer.expectClose(whole, ref, what, sourceLocation: sourceLocation)
         SIMDTestBuffer.expectIdentical(split, whole, "split " + what, sourceLocation: sourceLocation)
@@ -216,6 +224,26 @@ import Testing
                         bias: Bool.random(using: &rng), backend: backend)
                     Self.check(K, t, &rng)
                 }
+            }
+        }
+    }
+
+    /// Pointwise convs reading a channel-major input (a folded TRANSPOSE): every tile shape, odd
+    /// pixel counts and channel tails, with every fusion.
+    @Test(arguments: KernelLevels.runnable) func pointwiseChannelMajorInput(level: ISALevel) throws {
+        let K = try KernelLevels.kernels(for: level)
+        var rng = SIMDTestRNG(seed: 12)
+        let tiles: [ConvTileShape?] = [nil] + K.convTiles
+        for tile in tiles {
+            for (pixels, c, o) in [(64, 97, 384), (64, 384, 97), (13, 5, 17), (1, 3, 8), (37, 33, 70), (100, 16, 1)]
+            where pixels >= (tile?.rows ?? 1) {
+                let t = ConvCase(
+                    n: 1, h: 1, w: pixels, c: c, o: o, activation: Self.activations.randomElement(using: &rng)!,
+                    prelu: Bool.random(using: &rng), residual: Bool.random(using: &rng),
+                    residualActivation: Self.activations.randomElement(using: &rng)!, bias: Bool.random(using: &rng),
+                    tile: tile.map { ConvTileShape(rows: $0.rows, maxVectors: min($0.maxVectors, 2), lanes: $0.lanes) },
+                    channelMajor: true)
+                #expect(Self.check(K, t, &rng), "\(t)")
             }
         }
     }
@@ -335,7 +363,7 @@ import Testing
             return f.withUnsafeBufferPointer {
                 K.conv(
                     params: p, geometry: g, filter: $0.baseAddress!, bias: nil, prelu: nil, residualActivation: .none,
-                    residualChannels: nil, backend: .simd, tile: nil
+                    residualChannels: nil, backend: .simd, tile: nil, channelMajorInput: false
                 ).tileLanes
             }
         }

@@ -7,14 +7,21 @@
 ///
 /// Folded when the PAD pads only H and W of a rank-4 tensor with zeros, and its output is read by
 /// nothing but input 0 of one conv (and is not a graph output).
+///
+/// A TRANSPOSE whose source is the conv input stored channel-major (`[C, pixels]` once unit axes
+/// are dropped, e.g. `[1, 1, C, W]` → `[1, 1, W, C]`) folds the same way into a pointwise CONV_2D
+/// that reads the source directly (`channelMajor`): MLP-Mixer token mixing transposes its tokens
+/// before each 1×1 conv.
 struct PadFolding {
-    /// What a conv reads instead of its padded input.
+    /// What a conv reads instead of its padded (or transposed) input.
     struct Fold: Equatable {
-        /// The PAD's input tensor.
+        /// The PAD's (TRANSPOSE's) input tensor.
         var source: Int
         var top: Int, left: Int
-        /// Shape of the PAD's output (the conv's declared input shape).
+        /// Shape of the PAD's (TRANSPOSE's) output: the conv's declared input shape.
         var paddedShape: [Int]
+        /// The source is the conv input stored `[C, N·H·W]` (a folded TRANSPOSE; no padding).
+        var channelMajor = false
     }
 
     /// Conv node index → its fold.
@@ -38,6 +45,17 @@ struct PadFolding {
             default: continue
             }
             let padded = node.inputs[0]
+            if case .conv2D = node.op, consumers[padded] == 1, !graphOutputs.contains(padded), let k = producer[padded],
+                case .transpose(let t) = graph.nodes[k].op, node.inputs.count >= 2,
+                Self.isPointwise(filter: graph.tensors[node.inputs[1]].shape, node.op),
+                Self.isChannelMajor(perm: t.perm, output: graph.tensors[padded].shape)
+            {
+                let source = graph.nodes[k].inputs[0]
+                folds[i] = Fold(source: source, top: 0, left: 0, paddedShape: graph.tensors[padded].shape, channelMajor: true)
+                skipped.insert(k)
+                extendedReads[source] = max(extendedReads[source] ?? i, i)
+                continue
+            }
             guard consumers[padded] == 1, !graphOutputs.contains(padded), let k = producer[padded],
                 case .pad(let p) = graph.nodes[k].op, p.value == 0, p.paddings.count == 4,
                 p.paddings[0] == [0, 0], p.paddings[3] == [0, 0]
@@ -50,6 +68,24 @@ struct PadFolding {
             skipped.insert(k)
             extendedReads[source] = max(extendedReads[source] ?? i, i)
         }
+    }
+
+    /// A 1×1 stride-1 CONV_2D (any padding: a 1×1 window pads nothing).
+    static func isPointwise(filter: [Int], _ op: Op) -> Bool {
+        guard case .conv2D(let p) = op, filter.count == 4 else { return false }
+        return filter[1] == 1 && filter[2] == 1 && p.strideH == 1 && p.strideW == 1
+    }
+
+    /// Whether TRANSPOSE `perm` producing the NHWC `output` reads a source laid out `[C, pixels]`:
+    /// the source's axes of size > 1, in memory order, are the output's channel axis and then its
+    /// pixel axes in their own order.
+    static func isChannelMajor(perm: [Int], output: [Int]) -> Bool {
+        guard perm.count == 4, output.count == 4, Set(perm) == Set(0..<4), output[3] > 1 else { return false }
+        // Source axis perm[k] is output axis k.
+        var outputAxisOfSource = [Int](repeating: 0, count: 4)
+        for k in 0..<4 { outputAxisOfSource[perm[k]] = k }
+        let order = outputAxisOfSource.filter { output[$0] > 1 }
+        return order == [3] + (0..<3).filter { output[$0] > 1 }
     }
 
     /// The tensor node `index` reads as input `slot` once folds are applied.

@@ -52,8 +52,8 @@ enum PlannedStep {
     ///
     /// `fusion` (CONV_2D / DEPTHWISE_CONV_2D only) folds the following ADD / PRELU / RELU nodes into
     /// the kernel's epilogue; `out` is then the last fused node's output (see `FusionPlan`).
-    /// `foldedPad` (same ops): `x[0]` is the unpadded source of a zero PAD the conv absorbs (see
-    /// `PadFolding`). `kernels`: the model's cache of packed conv kernels and this node's index, so
+    /// `foldedPad` (same ops): `x[0]` is the unpadded source of a zero PAD the conv absorbs, or
+    /// (`channelMajor`) the source of a TRANSPOSE a pointwise conv reads directly (see `PadFolding`). `kernels`: the model's cache of packed conv kernels and this node's index, so
     /// sessions share packed weights.
     static func make(
         _ op: Op, inputs x: [TensorView], output out: MutableTensorView,
@@ -69,18 +69,20 @@ enum PlannedStep {
         }
         let bias = x.count > 2 ? x[2].data : nil
         func folded(_ g: ConvGeometry) -> ConvGeometry {
-            foldedPad.map { g.foldingPad(top: $0.top, left: $0.left, source: x[0].shape) } ?? g
+            guard let f = foldedPad, !f.channelMajor else { return g }
+            return g.foldingPad(top: f.top, left: f.left, source: x[0].shape)
         }
         switch op {
         case .conv2D(var p):
             if let a = fusion?.activation { p.activation = a }
             let g = folded(try p.geometry(input: foldedPad?.paddedShape ?? x[0].shape, filter: x[1].shape))
-            if fusion != nil || level.prefersPackedConv(g) {
+            let channelMajor = foldedPad?.channelMajor ?? false
+            if fusion != nil || channelMajor || level.prefersPackedConv(g) {
                 func pack() -> any ConvKernel {
                     level.conv(
                         params: p, geometry: g, filter: x[1].data, bias: bias, prelu: fusion?.prelu,
                         residualActivation: fusion?.residualActivation ?? .none,
-                        residualChannels: fusion?.residualChannels)
+                        residualChannels: fusion?.residualChannels, channelMajorInput: channelMajor)
                 }
                 let k = shared(pack)
                 return .packedConv(

@@ -18,6 +18,9 @@ struct ConvTileJob {
     var count1: Int, strideA1: Int, strideW1: Int
     var count2: Int, strideA2: Int, strideW2: Int
     var length: Int
+    /// Input distance between consecutive K elements of a segment: 1 (NHWC), or the pixel count
+    /// for a channel-major pointwise input.
+    var strideK: Int = 1
     /// Packed weights at the first K element of the walk.
     var w: UnsafePointer<Float>
     /// Output of pixel 0 at the block's first channel; pixels are `ldo` apart.
@@ -116,7 +119,7 @@ enum ConvTile<V: KernelVector, let MR: Int, let NV: Int> {
                         let x = V(splat: ap[m &* lda])
                         for v in 0..<NV { acc[m][v] = acc[m][v].madd(x, wv[v]) }
                     }
-                    ap += 1
+                    ap += j.strideK
                     wp += wk
                 }
                 a2 += j.strideA2

@@ -41,6 +41,9 @@ final class PackedConv2D: ConvKernel, @unchecked Sendable {
     /// Output-channel groups per pixel unit / row (1 unless the spatial size is small).
     package let channelGroups: Int
     package let residualChannels: Int
+    /// Pointwise only: the input is stored channel-major, `[C, P]` (a folded TRANSPOSE), pixel
+    /// `p` channel `c` at `c·P + p`, instead of NHWC.
+    package let channelMajorInput: Bool
 
     package var workCount: Int { spatialUnits * channelGroups }
     package var flops: Int {
@@ -69,17 +72,21 @@ final class PackedConv2D: ConvKernel, @unchecked Sendable {
     ///   - residualChannels: channels per pixel of the residual tensor (default `O`).
     ///   - tile: force a tile shape (MR pixels, NV vectors) instead of the cost model's choice —
     ///     for benchmarks; must be an instantiated shape (`availableTiles`).
+    ///   - channelMajorInput: the input is `[C, P]` (pointwise only; always the SIMD tiles).
     package init(
         params: Conv2DParams, geometry g: ConvGeometry, filter: UnsafePointer<Float>,
         bias: UnsafePointer<Float>?, prelu: UnsafePointer<Float>? = nil,
         residualActivation: Activation = .none, residualChannels: Int? = nil,
-        backend: Backend = .automatic, tile: ConvTileShape? = nil
+        backend: Backend = .automatic, tile: ConvTileShape? = nil, channelMajorInput: Bool = false
     ) {
         let pointwise =
             g.kernelH == 1 && g.kernelW == 1 && g.strideH == 1 && g.strideW == 1
             && g.padTop == 0 && g.padLeft == 0 && g.outH == g.inH && g.outW == g.inW
+        precondition(!channelMajorInput || pointwise, "a channel-major input needs a pointwise conv")
+        self.channelMajorInput = channelMajorInput
         let useBLAS: Bool
         switch backend {
+        case _ where channelMajorInput: useBLAS = false
         case .automatic: useBLAS = pointwise && ConvTiles.pointwiseUsesBLAS(g)
         case .simd: useBLAS = false
         case .blas: useBLAS = pointwise
@@ -97,7 +104,7 @@ final class PackedConv2D: ConvKernel, @unchecked Sendable {
         let rowPixels: Int
         // Few outputs: dot products over C beat channel-vector tiles that would waste most lanes.
         // Measured (Zen 5): 2× faster for O ≤ 2, 1.4× for O = 6 with C = 256, slower otherwise.
-        let useDot = pointwise && !useBLAS && ConvTiles.lanes > 1 && (O <= 2 || (O <= 6 && g.inC >= 192))
+        let useDot = pointwise && !useBLAS && !channelMajorInput && ConvTiles.lanes > 1 && (O <= 2 || (O <= 6 && g.inC >= 192))
         if pointwise {
             kind = useBLAS ? .blasPointwise : (useDot ? .dotPointwise : .pointwise)
             rowPixels = P
@@ -306,8 +313,11 @@ final class PackedConv2D: ConvKernel, @unchecked Sendable {
         let mr = tileRows
         let base = UnsafePointer(storage.pointer)
         var j = baseJob(output: output, residual: residual)
-        j.lda = C
+        // NHWC: one K segment of C contiguous floats per pixel. Channel-major: C floats P apart.
+        let pixelStride = channelMajorInput ? 1 : C
+        j.lda = pixelStride
         j.length = C
+        j.strideK = channelMajorInput ? P : 1
         j.storeTo = mr
         for u in work {
             let pu = u / channelGroups, group = u - pu * channelGroups
@@ -321,7 +331,7 @@ final class PackedConv2D: ConvKernel, @unchecked Sendable {
                 if whole > 0 && stripable(j, b) {
                     j.storeFrom = 0
                     j.storeTo = mr
-                    j.a = input + p0 &* C
+                    j.a = input + p0 &* pixelStride
                     j.out = output + p0 &* O + b.channel
                     j.residual = residual.map { $0 + p0 &* residualChannels + b.channel }
                     ConvTiles.run(lanes: tileLanes, mr: mr, nv: b.nv, j, strip: whole)
@@ -331,7 +341,7 @@ final class PackedConv2D: ConvKernel, @unchecked Sendable {
                     let start = min(p, P - mr)  // keep the tile full (P ≥ mr by construction)
                     j.storeFrom = p - start
                     j.storeTo = min(mr, p1 - start)
-                    j.a = input + start &* C
+                    j.a = input + start &* pixelStride
                     j.out = output + start &* O + b.channel
                     j.residual = residual.map { $0 + start &* residualChannels + b.channel }
                     ConvTiles.run(lanes: tileLanes, mr: mr, nv: b.nv, j)
