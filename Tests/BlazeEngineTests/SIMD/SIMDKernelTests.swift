@@ -228,6 +228,24 @@ import Testing
         }
     }
 
+    /// Pointwise convs whose last few channels (O mod lanes ≤ lanes/4) are dot products: with
+    /// every fusion, an in-place residual and a channel-padded one narrower than the tail start.
+    @Test(arguments: KernelLevels.runnable) func pointwiseDotTail(level: ISALevel) throws {
+        let K = try KernelLevels.kernels(for: level)
+        var rng = SIMDTestRNG(seed: 13)
+        for (pixels, c, o) in [(64, 384, 97), (37, 64, 17), (5, 200, 130), (100, 96, 36), (9, 257, 66), (1, 128, 33)] {
+            for residualKind in 0..<4 {
+                let t = ConvCase(
+                    n: 1, h: 1, w: pixels, c: c, o: o, activation: Self.activations.randomElement(using: &rng)!,
+                    prelu: Bool.random(using: &rng), residual: residualKind > 0,
+                    residualActivation: Self.activations.randomElement(using: &rng)!,
+                    residualChannels: residualKind == 3 ? o - o % K.lanes - 3 : nil, inPlace: residualKind == 2,
+                    bias: Bool.random(using: &rng))
+                #expect(Self.check(K, t, &rng), "\(t)")
+            }
+        }
+    }
+
     /// Pointwise convs reading a channel-major input (a folded TRANSPOSE): every tile shape, odd
     /// pixel counts and channel tails, with every fusion.
     @Test(arguments: KernelLevels.runnable) func pointwiseChannelMajorInput(level: ISALevel) throws {

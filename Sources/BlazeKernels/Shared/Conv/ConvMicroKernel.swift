@@ -243,7 +243,7 @@ enum DotTile<V: KernelVector, let O: Int, let PT: Int> {
     @inline(never)
     static func run(
         _ x: UnsafePointer<Float>, C: Int, w: UnsafePointer<Float>, cpad: Int,
-        out: UnsafeMutablePointer<Float>, residual: UnsafePointer<Float>?, ldr: Int,
+        out: UnsafeMutablePointer<Float>, ldo: Int, residual: UnsafePointer<Float>?, ldr: Int, resLanes: Int,
         bias: UnsafePointer<Float>, alpha: UnsafePointer<Float>, epilogue e: FusedEpilogue
     ) {
         let L = V.laneCount
@@ -268,30 +268,32 @@ enum DotTile<V: KernelVector, let O: Int, let PT: Int> {
         }
         for p in 0..<PT {
             for o in 0..<O {
-                let res: Float? = residual.map { o < ldr ? $0[p &* ldr &+ o] : 0 }
-                out[p &* O &+ o] = e.apply(acc[p][o].laneSum(), bias: bias[o], residual: res, alpha: alpha[o])
+                let res: Float? = residual.map { o < resLanes ? $0[p &* ldr &+ o] : 0 }
+                out[p &* ldo &+ o] = e.apply(acc[p][o].laneSum(), bias: bias[o], residual: res, alpha: alpha[o])
             }
         }
     }
 
-    /// Pixels `pixels` of `[P, C] → [P, O]`.
+    /// Pixels `pixels` of `[P, C] → [P, O]`; output pixels `ldo` apart (default O), the residual
+    /// `ldr` apart with `resLanes` real channels (default `ldr`) from its pointer.
     @inline(__always)
     static func pixels(
         _ pixels: Range<Int>, x: UnsafePointer<Float>, C: Int, w: UnsafePointer<Float>, cpad: Int,
-        out: UnsafeMutablePointer<Float>, residual: UnsafePointer<Float>?, ldr: Int,
+        out: UnsafeMutablePointer<Float>, ldo: Int = O, residual: UnsafePointer<Float>?, ldr: Int, resLanes: Int? = nil,
         bias: UnsafePointer<Float>, alpha: UnsafePointer<Float>, epilogue: FusedEpilogue
     ) {
+        let resLanes = resLanes ?? ldr
         var p = pixels.lowerBound
         while p &+ PT <= pixels.upperBound {
             run(
-                x + p &* C, C: C, w: w, cpad: cpad, out: out + p &* O, residual: residual.map { $0 + p &* ldr }, ldr: ldr,
-                bias: bias, alpha: alpha, epilogue: epilogue)
+                x + p &* C, C: C, w: w, cpad: cpad, out: out + p &* ldo, ldo: ldo, residual: residual.map { $0 + p &* ldr },
+                ldr: ldr, resLanes: resLanes, bias: bias, alpha: alpha, epilogue: epilogue)
             p &+= PT
         }
         while p < pixels.upperBound {
             DotTile<V, O, 1>.run(
-                x + p &* C, C: C, w: w, cpad: cpad, out: out + p &* O, residual: residual.map { $0 + p &* ldr },
-                ldr: ldr, bias: bias, alpha: alpha, epilogue: epilogue)
+                x + p &* C, C: C, w: w, cpad: cpad, out: out + p &* ldo, ldo: ldo, residual: residual.map { $0 + p &* ldr },
+                ldr: ldr, resLanes: resLanes, bias: bias, alpha: alpha, epilogue: epilogue)
             p &+= 1
         }
     }

@@ -61,6 +61,9 @@ final class PackedConv2D: ConvKernel, @unchecked Sendable {
     let spatialUnits: Int
     let epilogue: FusedEpilogue
     let biasOffset: Int, alphaOffset: Int
+    /// Pointwise: the last `dotTail` output channels are dot products (`DotTile`), packed at
+    /// `dotOffset`; the blocks cover the others.
+    let dotTail: Int, dotOffset: Int
     /// K = KH·KW·C.
     let depth: Int
 
@@ -136,6 +139,19 @@ final class PackedConv2D: ConvKernel, @unchecked Sendable {
         }
         let L = useBLAS || useDot ? ConvTiles.lanes : best.lanes
         let nvec = (O + L - 1) / L
+        // A last vector with few real channels (O = 97: 1 of 16) costs a whole vector of FMAs per
+        // pixel; dot products over K give those channels for K/L FMAs each.
+        let tail = O % L
+        dotTail =
+            pointwise && !useBLAS && !useDot && !channelMajorInput && O > L && tail >= 1 && tail <= max(1, L / 4)
+                && K >= 4 * ConvTiles.lanes && tile == nil ? tail : 0
+        let tileVectorCount = (O - dotTail + L - 1) / L
+        if dotTail > 0,
+            let (mr, nv, _) = PackedConv2D.cheapestTile(
+                L == ConvTiles.lanes ? ConvTiles.shapes : ConvTiles.narrowShapes, nvec: tileVectorCount, K: K, rowPixels: rowPixels)
+        {
+            best.mr = mr; best.nv = nv
+        }
         tileRows = useBLAS ? 1 : best.mr
         tileVectors = useBLAS ? nvec : best.nv
         tileLanes = L
@@ -152,8 +168,8 @@ final class PackedConv2D: ConvKernel, @unchecked Sendable {
             offset = (O * cpad + 15) & ~15
         } else {
             var v = 0
-            while v < nvec {
-                let nv = min(tileVectors, nvec - v)
+            while v < tileVectorCount {
+                let nv = min(tileVectors, tileVectorCount - v)
                 list.append(Block(channel: v * L, nv: nv, offset: offset))
                 offset += K * nv * L
                 offset = (offset + 15) & ~15
@@ -161,6 +177,10 @@ final class PackedConv2D: ConvKernel, @unchecked Sendable {
             }
         }
         blocks = list
+        // Dot tail: `[dotTail][dotDepth]` rows of zero-padded weights.
+        let dotDepth = ((K + ConvTiles.lanes - 1) / ConvTiles.lanes) * ConvTiles.lanes
+        dotOffset = offset
+        offset += (dotTail * dotDepth + 15) & ~15
         biasOffset = offset
         alphaOffset = offset + nvec * L
         storage = AlignedFloatBuffer(count: alphaOffset + nvec * L)
@@ -179,6 +199,9 @@ final class PackedConv2D: ConvKernel, @unchecked Sendable {
                     }
                 }
             }
+        }
+        for t in 0..<dotTail {
+            (p + dotOffset + t * dotDepth).update(from: filter + (O - dotTail + t) * K, count: K)
         }
         for o in 0..<O {
             p[biasOffset + o] = bias?[o] ?? 0
@@ -348,6 +371,34 @@ final class PackedConv2D: ConvKernel, @unchecked Sendable {
                     p = start + mr
                 }
             }
+            if dotTail > 0 && group == channelGroups - 1 {
+                runDotTail(input, output, residual, pixels: p0..<p1)
+            }
+        }
+    }
+
+    /// The last `dotTail` channels of pixels `pixels`.
+    private func runDotTail(
+        _ input: UnsafePointer<Float>, _ output: UnsafeMutablePointer<Float>,
+        _ residual: UnsafePointer<Float>?, pixels: Range<Int>
+    ) {
+        let C = geometry.inC, O = geometry.outC
+        let first = O - dotTail
+        let base = UnsafePointer(storage.pointer)
+        let cpad = ((C + ConvTiles.lanes - 1) / ConvTiles.lanes) * ConvTiles.lanes
+        typealias V = ConvTiles.Vec
+        @inline(__always)
+        func dot<let N: Int, let U: Int>(_: DotTile<V, N, U>.Type) {
+            DotTile<V, N, U>.pixels(
+                pixels, x: input, C: C, w: base + dotOffset, cpad: cpad, out: output + first, ldo: O,
+                residual: residual.map { $0 + first }, ldr: residualChannels, resLanes: max(0, residualChannels - first),
+                bias: base + biasOffset + first, alpha: base + alphaOffset + first, epilogue: epilogue)
+        }
+        switch dotTail {
+        case 1: dot(DotTile<V, 1, 4>.self)
+        case 2: dot(DotTile<V, 2, 4>.self)
+        case 3: dot(DotTile<V, 3, 4>.self)
+        default: dot(DotTile<V, 4, 4>.self)
         }
     }
 
