@@ -65,20 +65,14 @@ import Testing
     /// Optimised at 1–3 threads bitwise equal to the reference kernels; returns the 1-thread session.
     @discardableResult
     static func expectBitwise(_ graph: Graph, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> Session {
-        let model = try Model(graph: graph)
-        var rng = SeededRandom(seed: 0x1A7E_2026)
-        let inputs = graph.inputs.map { t in
-            // An offset and a scale per tensor, so the mean and variance are not ~0 and ~1/3.
-            (0..<graph.tensors[t].shape.reduce(1, *)).map { _ in Float(rng.unit() * 6 - 1.5) }
-        }
-        let reference = try model.run(inputs, kernels: .reference)
-        for threads in 1...3 {
-            let optimized = try model.makeSession(kernels: .optimized, threads: threads).run(inputs)
+        // An offset and a scale per tensor, so the mean and variance are not ~0 and ~1/3.
+        let (reference, runs) = try PadFoldingTests.referenceAndOptimized(graph, seed: 0x1A7E_2026, scale: 6, offset: -1.5)
+        for (threads, optimized) in runs {
             for (k, (o, r)) in zip(optimized, reference).enumerated() {
                 PlannedStepTestKit.expectBitwise(o, r, "\(what) output \(k), \(threads) threads", sourceLocation: sourceLocation)
             }
         }
-        return model.makeSession(kernels: .optimized, threads: 1)
+        return try Model(graph: graph).makeSession(kernels: .optimized, threads: 1)
     }
 
     static func isLayerNorm(_ s: PlannedStep) -> Bool { if case .layerNorm = s { true } else { false } }

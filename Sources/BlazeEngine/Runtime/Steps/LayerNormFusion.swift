@@ -27,8 +27,6 @@ struct LayerNormFusion {
 
     /// First node index → its match.
     private(set) var matches: [Int: Match] = [:]
-    /// Nodes covered by a match other than its first.
-    private(set) var skipped: Set<Int> = []
 
     static let nodeCount = 10
 
@@ -40,7 +38,6 @@ struct LayerNormFusion {
         while i + Self.nodeCount <= graph.nodes.count {
             if let m = Self.match(at: i, graph, consumers: consumers, graphOutputs: graphOutputs) {
                 matches[i] = m
-                for k in (i + 1)...m.nodes.upperBound { skipped.insert(k) }
                 i = m.nodes.upperBound + 1
             } else {
                 i += 1
@@ -65,11 +62,11 @@ struct LayerNormFusion {
 
         var used: Set<Int> = [first]
         /// The one window node (not yet used) with `op` whose inputs are `inputs` in either order.
-        func find(_ accepts: (Op) -> Bool, _ inputs: [Int], ordered: Bool = false) -> (index: Int, output: Int)? {
+        func find(_ accepts: (Op) -> Bool, _ inputs: [Int]) -> (index: Int, output: Int)? {
             for k in window where !used.contains(k) {
                 let n = nodes[k]
                 guard accepts(n.op), n.outputs.count == 1, n.inputs.count == inputs.count else { continue }
-                let same = n.inputs == inputs || (!ordered && inputs.count == 2 && n.inputs == [inputs[1], inputs[0]])
+                let same = n.inputs == inputs || (inputs.count == 2 && n.inputs == [inputs[1], inputs[0]])
                 guard same else { continue }
                 used.insert(k)
                 return (k, n.outputs[0])
@@ -91,6 +88,18 @@ struct LayerNormFusion {
         func perChannel(_ t: Int) -> Bool {
             let s = shape(t)
             return s.last == C && count(t) == C
+        }
+        /// The window node SUB(β, `ms`) for a per-channel constant β (this operand order only).
+        func findSubtraction(from ms: Int) -> (output: Int, beta: Int)? {
+            for k in window where !used.contains(k) {
+                let n = nodes[k]
+                guard isBinary(n.op, .sub), n.inputs.count == 2, n.outputs.count == 1, n.inputs[1] == ms,
+                    isConstant(n.inputs[0]), perChannel(n.inputs[0])
+                else { continue }
+                used.insert(k)
+                return (n.outputs[0], n.inputs[0])
+            }
+            return nil
         }
 
         guard let d = find({ isBinary($0, .squaredDifference) }, [x, m]),
@@ -114,7 +123,7 @@ struct LayerNormFusion {
             intermediates += [negated.output, b.output]
             y = sum.output
         } else if let ms = find({ isBinary($0, .mul) }, [m, s.output]),
-            let shifted = findSubtraction(from: ms.output, window, nodes, &used, isConstant, perChannel),
+            let shifted = findSubtraction(from: ms.output),
             let sum = find({ isBinary($0, .add) }, [a.output, shifted.output])
         {
             intermediates += [ms.output, shifted.output]
@@ -134,22 +143,6 @@ struct LayerNormFusion {
         return Match(
             input: x, output: y, gamma: s.constant, beta: beta, epsilon: ve.constant, rows: rows, channels: C,
             nodes: window)
-    }
-
-    /// SUB(β, ms) for a per-channel constant β (this operand order only).
-    private static func findSubtraction(
-        from ms: Int, _ window: ClosedRange<Int>, _ nodes: [Node], _ used: inout Set<Int>,
-        _ isConstant: (Int) -> Bool, _ perChannel: (Int) -> Bool
-    ) -> (output: Int, beta: Int)? {
-        for k in window where !used.contains(k) {
-            let n = nodes[k]
-            guard isBinary(n.op, .sub), n.inputs.count == 2, n.outputs.count == 1, n.inputs[1] == ms,
-                isConstant(n.inputs[0]), perChannel(n.inputs[0])
-            else { continue }
-            used.insert(k)
-            return (n.outputs[0], n.inputs[0])
-        }
-        return nil
     }
 
     private static func isBinary(_ op: Op, _ kind: BinaryKind) -> Bool {

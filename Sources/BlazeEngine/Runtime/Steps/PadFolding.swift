@@ -45,26 +45,23 @@ struct PadFolding {
             default: continue
             }
             let padded = node.inputs[0]
-            if case .conv2D = node.op, consumers[padded] == 1, !graphOutputs.contains(padded), let k = producer[padded],
-                case .transpose(let t) = graph.nodes[k].op, node.inputs.count >= 2,
-                Self.isPointwise(filter: graph.tensors[node.inputs[1]].shape, node.op),
-                Self.isChannelMajor(perm: t.perm, output: graph.tensors[padded].shape)
-            {
-                let source = graph.nodes[k].inputs[0]
-                folds[i] = Fold(source: source, top: 0, left: 0, paddedShape: graph.tensors[padded].shape, channelMajor: true)
-                skipped.insert(k)
-                extendedReads[source] = max(extendedReads[source] ?? i, i)
+            guard consumers[padded] == 1, !graphOutputs.contains(padded), let k = producer[padded] else { continue }
+            let source = graph.nodes[k].inputs[0]
+            let paddedShape = graph.tensors[padded].shape
+            switch graph.nodes[k].op {
+            case .pad(let p):
+                guard p.value == 0, p.paddings.count == 4, p.paddings[0] == [0, 0], p.paddings[3] == [0, 0],
+                    graph.tensors[source].shape.count == 4
+                else { continue }
+                folds[i] = Fold(source: source, top: p.paddings[1][0], left: p.paddings[2][0], paddedShape: paddedShape)
+            case .transpose(let t):
+                guard node.inputs.count >= 2, Self.isPointwise(filter: graph.tensors[node.inputs[1]].shape, node.op),
+                    Self.isChannelMajor(perm: t.perm, output: paddedShape)
+                else { continue }
+                folds[i] = Fold(source: source, top: 0, left: 0, paddedShape: paddedShape, channelMajor: true)
+            default:
                 continue
             }
-            guard consumers[padded] == 1, !graphOutputs.contains(padded), let k = producer[padded],
-                case .pad(let p) = graph.nodes[k].op, p.value == 0, p.paddings.count == 4,
-                p.paddings[0] == [0, 0], p.paddings[3] == [0, 0]
-            else { continue }
-            let source = graph.nodes[k].inputs[0]
-            guard graph.tensors[source].shape.count == 4 else { continue }
-            folds[i] = Fold(
-                source: source, top: p.paddings[1][0], left: p.paddings[2][0],
-                paddedShape: graph.tensors[padded].shape)
             skipped.insert(k)
             extendedReads[source] = max(extendedReads[source] ?? i, i)
         }

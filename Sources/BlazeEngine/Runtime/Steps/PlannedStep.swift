@@ -53,7 +53,8 @@ enum PlannedStep {
     /// `fusion` (CONV_2D / DEPTHWISE_CONV_2D only) folds the following ADD / PRELU / RELU nodes into
     /// the kernel's epilogue; `out` is then the last fused node's output (see `FusionPlan`).
     /// `foldedPad` (same ops): `x[0]` is the unpadded source of a zero PAD the conv absorbs, or
-    /// (`channelMajor`) the source of a TRANSPOSE a pointwise conv reads directly (see `PadFolding`). `kernels`: the model's cache of packed conv kernels and this node's index, so
+    /// (`channelMajor`) the source of a TRANSPOSE a pointwise conv reads directly (see
+    /// `PadFolding`). `kernels`: the model's cache of packed conv kernels and this node's index, so
     /// sessions share packed weights.
     static func make(
         _ op: Op, inputs x: [TensorView], output out: MutableTensorView,

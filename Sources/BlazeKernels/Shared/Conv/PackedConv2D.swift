@@ -159,13 +159,14 @@ final class PackedConv2D: ConvKernel, @unchecked Sendable {
         // Blocks and packing. BLAS keeps the filter as is ([O, K] row-major, one "block").
         var list: [Block] = []
         var offset = 0
-        let cpad = nvec > 0 ? ((K + L - 1) / L) * L : K
+        // Dot-product rows (the dot path and the dot tail): K zero-padded to whole wide vectors.
+        let dotDepth = Self.dotRowLength(K)
         if useBLAS {
             list.append(Block(channel: 0, nv: nvec, offset: 0))
             offset = (O * K + 15) & ~15
         } else if useDot {
             list.append(Block(channel: 0, nv: nvec, offset: 0))
-            offset = (O * cpad + 15) & ~15
+            offset = (O * dotDepth + 15) & ~15
         } else {
             var v = 0
             while v < tileVectorCount {
@@ -178,7 +179,6 @@ final class PackedConv2D: ConvKernel, @unchecked Sendable {
         }
         blocks = list
         // Dot tail: `[dotTail][dotDepth]` rows of zero-padded weights.
-        let dotDepth = ((K + ConvTiles.lanes - 1) / ConvTiles.lanes) * ConvTiles.lanes
         dotOffset = offset
         offset += (dotTail * dotDepth + 15) & ~15
         biasOffset = offset
@@ -188,7 +188,7 @@ final class PackedConv2D: ConvKernel, @unchecked Sendable {
         if useBLAS {
             p.update(from: filter, count: O * K)
         } else if useDot {
-            for o in 0..<O { (p + o * cpad).update(from: filter + o * K, count: K) }
+            for o in 0..<O { (p + o * dotDepth).update(from: filter + o * K, count: K) }
         } else {
             for b in list {
                 let width = b.nv * L
@@ -257,6 +257,9 @@ final class PackedConv2D: ConvKernel, @unchecked Sendable {
         }
         return best
     }
+
+    /// Floats per packed dot-product weight row: `K` zero-padded to whole `ConvTiles.Vec`s.
+    static func dotRowLength(_ K: Int) -> Int { ((K + ConvTiles.lanes - 1) / ConvTiles.lanes) * ConvTiles.lanes }
 
     /// Output columns whose taps are all inside the image.
     static func interiorRange(_ g: ConvGeometry) -> Range<Int> {
@@ -385,7 +388,7 @@ final class PackedConv2D: ConvKernel, @unchecked Sendable {
         let C = geometry.inC, O = geometry.outC
         let first = O - dotTail
         let base = UnsafePointer(storage.pointer)
-        let cpad = ((C + ConvTiles.lanes - 1) / ConvTiles.lanes) * ConvTiles.lanes
+        let cpad = Self.dotRowLength(C)
         typealias V = ConvTiles.Vec
         @inline(__always)
         func dot<let N: Int, let U: Int>(_: DotTile<V, N, U>.Type) {
@@ -411,7 +414,7 @@ final class PackedConv2D: ConvKernel, @unchecked Sendable {
         let C = g.inC
         let pixels = (work.lowerBound * pixelsPerUnit)..<min(P, work.upperBound * pixelsPerUnit)
         let w = UnsafePointer(storage.pointer)
-        let cpad = ((C + ConvTiles.lanes - 1) / ConvTiles.lanes) * ConvTiles.lanes
+        let cpad = Self.dotRowLength(C)
         let bias = w + biasOffset, alpha = w + alphaOffset
         typealias V = ConvTiles.Vec
         // One specialisation per output-channel count (N outputs, U-fold unrolled reduction).
