@@ -43,9 +43,12 @@ struct ConvTileJob {
     /// if any, has them all too): a whole-vector store past `outLanes` then only touches the next
     /// pixel's channels, which the tile stores afterwards (see `ConvFinish`).
     var spill: Bool = false
-    /// Fusion flags (see `ConvFinish`) and clamp bounds (±∞ when absent).
+    /// Fusion flags (see `ConvFinish`).
     var mode: Int
-    var lo: Float, hi: Float, lo2: Float, hi2: Float
+    /// Clamp bounds in memory (±∞ when absent): activation lo, hi, residual activation lo, hi.
+    /// Read in the epilogue, not held in registers across the K loop: four bound vectors live
+    /// through it made 16-register tiles (6×2 of 8 lanes) spill accumulators on every K step.
+    var bounds: UnsafePointer<Float>
 }
 
 enum ConvTile<V: KernelVector, let MR: Int, let NV: Int> {
@@ -68,7 +71,11 @@ enum ConvTile<V: KernelVector, let MR: Int, let NV: Int> {
         case 4: ConvFinish<V, MR, NV, 4>.run(&result, j)
         case 5: ConvFinish<V, MR, NV, 5>.run(&result, j)
         case 6: ConvFinish<V, MR, NV, 6>.run(&result, j)
-        default: ConvFinish<V, MR, NV, 7>.run(&result, j)
+        case 7: ConvFinish<V, MR, NV, 7>.run(&result, j)
+        case 10: ConvFinish<V, MR, NV, 10>.run(&result, j)
+        case 11: ConvFinish<V, MR, NV, 11>.run(&result, j)
+        case 14: ConvFinish<V, MR, NV, 14>.run(&result, j)
+        default: ConvFinish<V, MR, NV, 15>.run(&result, j)
         }
     }
 
@@ -86,7 +93,11 @@ enum ConvTile<V: KernelVector, let MR: Int, let NV: Int> {
         case 4: ConvStrip<V, MR, NV, 4>.run(j, count: count)
         case 5: ConvStrip<V, MR, NV, 5>.run(j, count: count)
         case 6: ConvStrip<V, MR, NV, 6>.run(j, count: count)
-        default: ConvStrip<V, MR, NV, 7>.run(j, count: count)
+        case 7: ConvStrip<V, MR, NV, 7>.run(j, count: count)
+        case 10: ConvStrip<V, MR, NV, 10>.run(j, count: count)
+        case 11: ConvStrip<V, MR, NV, 11>.run(j, count: count)
+        case 14: ConvStrip<V, MR, NV, 14>.run(j, count: count)
+        default: ConvStrip<V, MR, NV, 15>.run(j, count: count)
         }
     }
 
@@ -137,20 +148,24 @@ enum ConvStrip<V: KernelVector, let MR: Int, let NV: Int, let F: Int> {
     @inline(never)
     static func run(_ j: ConvTileJob, count: Int) {
         let L = V.laneCount
-        let clamp = F & 1 != 0, residual = F & 2 != 0, prelu = F & 4 != 0
-        let lo = V(splat: j.lo), hi = V(splat: j.hi), lo2 = V(splat: j.lo2), hi2 = V(splat: j.hi2)
+        let clamp = F & 1 != 0, residual = F & 2 != 0, prelu = F & 4 != 0, residualClamp = F & 8 != 0
         var a = j.a, out = j.out
         var res = residual ? j.residual! : j.bias
         let aStep = MR &* j.lda, oStep = MR &* j.ldo, rStep = residual ? MR &* j.ldr : 0
         for _ in 0..<count {
             let acc = ConvTile<V, MR, NV>.accumulate(j, a: a)
+            // Loaded after the K loop, per tile: the stores to `out` may alias `bounds`, so LLVM
+            // cannot hoist them into registers held across the loop.
+            let lo = V(splat: j.bounds[0]), hi = V(splat: j.bounds[1])
+            let lo2 = V(splat: j.bounds[2]), hi2 = V(splat: j.bounds[3])
             for m in 0..<MR {
                 let o = out + m &* j.ldo
                 let r = res + m &* j.ldr
                 for v in 0..<NV {
                     var y = acc[m][v]
                     if clamp { y = y.clampedBelow(lo).clampedAbove(hi) }
-                    if residual { y = y.add(V.load(r + v &* L)).clampedBelow(lo2).clampedAbove(hi2) }
+                    if residual { y = y.add(V.load(r + v &* L)) }
+                    if residualClamp { y = y.clampedBelow(lo2).clampedAbove(hi2) }
                     if prelu { y = y.prelu(V.load(j.alpha + v &* L)) }
                     y.store(o + v &* L)
                 }
@@ -163,16 +178,17 @@ enum ConvStrip<V: KernelVector, let MR: Int, let NV: Int, let F: Int> {
 }
 
 /// The epilogue of an MR×NV tile for fusion flags `F` (`ConvTileJob.mode`): bit 0 activation
-/// clamp, bit 1 residual add (+ residual activation clamp), bit 2 PReLU. Full tiles (all pixels
+/// clamp, bit 1 residual add, bit 2 PReLU, bit 3 residual activation clamp. Full tiles (all pixels
 /// stored, whole vectors) take a straight-line path; edge tiles a general one.
 enum ConvFinish<V: KernelVector, let MR: Int, let NV: Int, let F: Int> {
     @inline(never)
     static func run(_ acc: inout InlineArray<MR, InlineArray<NV, V>>, _ j: ConvTileJob) {
         let L = V.laneCount
-        let clamp = F & 1 != 0, residual = F & 2 != 0, prelu = F & 4 != 0
+        let clamp = F & 1 != 0, residual = F & 2 != 0, prelu = F & 4 != 0, residualClamp = F & 8 != 0
         var alpha = InlineArray<NV, V> { _ in V.zero }
         if prelu { for v in 0..<NV { alpha[v] = V.load(j.alpha + v &* L) } }
-        let lo = V(splat: j.lo), hi = V(splat: j.hi), lo2 = V(splat: j.lo2), hi2 = V(splat: j.hi2)
+        let lo = V(splat: j.bounds[0]), hi = V(splat: j.bounds[1])
+        let lo2 = V(splat: j.bounds[2]), hi2 = V(splat: j.bounds[3])
         let full = j.storeFrom == 0 && j.storeTo == MR && j.outLanes == NV &* L && (!residual || j.resLanes == NV &* L)
         if full {
             let res = residual ? j.residual! : j.bias
@@ -182,7 +198,8 @@ enum ConvFinish<V: KernelVector, let MR: Int, let NV: Int, let F: Int> {
                 for v in 0..<NV {
                     var y = acc[m][v]
                     if clamp { y = y.clampedBelow(lo).clampedAbove(hi) }
-                    if residual { y = y.add(V.load(r + v &* L)).clampedBelow(lo2).clampedAbove(hi2) }
+                    if residual { y = y.add(V.load(r + v &* L)) }
+                    if residualClamp { y = y.clampedBelow(lo2).clampedAbove(hi2) }
                     if prelu { y = y.prelu(alpha[v]) }
                     y.store(o + v &* L)
                 }
@@ -203,8 +220,9 @@ enum ConvFinish<V: KernelVector, let MR: Int, let NV: Int, let F: Int> {
                     if clamp { y = y.clampedBelow(lo).clampedAbove(hi) }
                     if residual {
                         let rv: V = m == MR - 1 && v == NV - 1 ? V.load(r + v &* L, count: resLanes &- v &* L) : V.load(r + v &* L)
-                        y = y.add(rv).clampedBelow(lo2).clampedAbove(hi2)
+                        y = y.add(rv)
                     }
+                    if residualClamp { y = y.clampedBelow(lo2).clampedAbove(hi2) }
                     if prelu { y = y.prelu(alpha[v]) }
                     ys[m][v] = y
                 }
@@ -226,8 +244,9 @@ enum ConvFinish<V: KernelVector, let MR: Int, let NV: Int, let F: Int> {
                 if residual {
                     let r = j.residual! + m &* j.ldr
                     let rv: V = c &+ L <= resLanes ? V.load(r + c) : (c < resLanes ? V.load(r + c, count: resLanes &- c) : V.zero)
-                    y = y.add(rv).clampedBelow(lo2).clampedAbove(hi2)
+                    y = y.add(rv)
                 }
+                if residualClamp { y = y.clampedBelow(lo2).clampedAbove(hi2) }
                 if prelu { y = y.prelu(alpha[v]) }
                 if c &+ L <= outLanes { y.store(o + c) } else { y.store(o + c, count: outLanes &- c) }
             }

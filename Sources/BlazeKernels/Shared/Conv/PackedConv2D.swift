@@ -61,6 +61,8 @@ final class PackedConv2D: ConvKernel, @unchecked Sendable {
     let spatialUnits: Int
     let epilogue: FusedEpilogue
     let biasOffset: Int, alphaOffset: Int
+    /// The epilogue's clamp bounds (activation lo, hi, residual activation lo, hi) in the storage.
+    let boundsOffset: Int
     /// Pointwise: the last `dotTail` output channels are dot products (`DotTile`), packed at
     /// `dotOffset`; the blocks cover the others.
     let dotTail: Int, dotOffset: Int
@@ -183,7 +185,8 @@ final class PackedConv2D: ConvKernel, @unchecked Sendable {
         offset += (dotTail * dotDepth + 15) & ~15
         biasOffset = offset
         alphaOffset = offset + nvec * L
-        storage = AlignedFloatBuffer(count: alphaOffset + nvec * L)
+        boundsOffset = alphaOffset + nvec * L
+        storage = AlignedFloatBuffer(count: boundsOffset + 4)
         let p = storage.pointer
         if useBLAS {
             p.update(from: filter, count: O * K)
@@ -207,6 +210,10 @@ final class PackedConv2D: ConvKernel, @unchecked Sendable {
             p[biasOffset + o] = bias?[o] ?? 0
             p[alphaOffset + o] = prelu?[o] ?? 0
         }
+        p[boundsOffset] = epilogue.activation.lo ?? -.infinity
+        p[boundsOffset + 1] = epilogue.activation.hi ?? .infinity
+        p[boundsOffset + 2] = epilogue.residualActivation.lo ?? -.infinity
+        p[boundsOffset + 3] = epilogue.residualActivation.hi ?? .infinity
 
         // Work units.
         if pointwise {
@@ -304,9 +311,7 @@ final class PackedConv2D: ConvKernel, @unchecked Sendable {
             length: 0, w: base, out: output, ldo: geometry.outC, outLanes: 0,
             residual: residual, ldr: residualChannels, resLanes: 0,
             bias: base, alpha: base, storeFrom: 0, storeTo: 0,
-            mode: epilogue.tileMode(residual: residual != nil),
-            lo: epilogue.activation.lo ?? -.infinity, hi: epilogue.activation.hi ?? .infinity,
-            lo2: epilogue.residualActivation.lo ?? -.infinity, hi2: epilogue.residualActivation.hi ?? .infinity)
+            mode: epilogue.tileMode(residual: residual != nil), bounds: base + boundsOffset)
     }
 
     @inline(__always)

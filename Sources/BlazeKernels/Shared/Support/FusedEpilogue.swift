@@ -32,9 +32,12 @@ struct FusedEpilogue {
         self.hasPrelu = hasPrelu
     }
 
-    /// Fusion flags of the conv tiles: bit 0 activation, bit 1 residual, bit 2 PReLU.
+    /// Fusion flags of the conv tiles: bit 0 activation, bit 1 residual, bit 2 PReLU, bit 3 the
+    /// residual activation (only with bit 1).
     func tileMode(residual: Bool) -> Int {
-        (activation.lo != nil || activation.hi != nil ? 1 : 0) | (residual ? 2 : 0) | (hasPrelu ? 4 : 0)
+        let residualClamp = residual && (residualActivation.lo != nil || residualActivation.hi != nil)
+        return (activation.lo != nil || activation.hi != nil ? 1 : 0) | (residual ? 2 : 0) | (hasPrelu ? 4 : 0)
+            | (residualClamp ? 8 : 0)
     }
 
     /// `y = act(acc + bias)`, then `y = residualAct(y + residual)` when `residual` is given,
