@@ -15,8 +15,11 @@ enum ConvTiles {
     /// reloads in the epilogue). Measured on AMD Zen 4 (2026-12-02, 1 thread, ReLU6, hot):
     /// P=12544 K=16 O=64: 6×4 62, 4×4 84, 8×2 89 GFLOP/s; P=3136 K=24 O=144: 8×3 70, 4×4 87;
     /// P=196 K=112 O=672: 6×4 100, 4×4 108; P=49 K=192 O=1152: 4×4 106 (roofline 116).
+    /// 7×2 covers the 7×7 maps (P=49) in 7 whole tiles where 4×4 computes 52 pixels; Zen 4
+    /// (2026-12-03, alternating runs): 0.94× the 4×4's time at K=192 O=1152, K=1152 O=192, K=672 O=192.
     static let shapes: [TileShape] = [
-        TileShape(mr: 1, maxNV: 4), TileShape(mr: 2, maxNV: 4), TileShape(mr: 4, maxNV: 4), TileShape(mr: 6, maxNV: 2), TileShape(mr: 8, maxNV: 2), TileShape(mr: 12, maxNV: 1),
+        TileShape(mr: 1, maxNV: 4), TileShape(mr: 2, maxNV: 4), TileShape(mr: 4, maxNV: 4), TileShape(mr: 6, maxNV: 2), TileShape(mr: 7, maxNV: 2), TileShape(mr: 8, maxNV: 2),
+        TileShape(mr: 12, maxNV: 1),
         TileShape(mr: 14, maxNV: 1)
     ]
 
@@ -39,6 +42,8 @@ enum ConvTiles {
         case (4, 4): ConvTile<W, 4, 4>.dispatch(j, strip: strip)
         case (6, 1): ConvTile<W, 6, 1>.dispatch(j, strip: strip)
         case (6, 2): ConvTile<W, 6, 2>.dispatch(j, strip: strip)
+        case (7, 1): ConvTile<W, 7, 1>.dispatch(j, strip: strip)
+        case (7, 2): ConvTile<W, 7, 2>.dispatch(j, strip: strip)
         case (8, 1): ConvTile<W, 8, 1>.dispatch(j, strip: strip)
         case (8, 2): ConvTile<W, 8, 2>.dispatch(j, strip: strip)
         case (12, 1): ConvTile<W, 12, 1>.dispatch(j, strip: strip)
