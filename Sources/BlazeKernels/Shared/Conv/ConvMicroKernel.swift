@@ -46,8 +46,8 @@ struct ConvTileJob {
     /// Fusion flags (see `ConvFinish`).
     var mode: Int
     /// Clamp bounds in memory (±∞ when absent): activation lo, hi, residual activation lo, hi.
-    /// Read in the epilogue, not held in registers across the K loop: four bound vectors live
-    /// through it made 16-register tiles (6×2 of 8 lanes) spill accumulators on every K step.
+    /// Read in the epilogue, not held in registers across the K loop: two to four bound vectors
+    /// live through it made 16-register tiles (6×2 of 8 lanes) spill accumulators on every K step.
     var bounds: UnsafePointer<Float>
 }
 
