@@ -571,7 +571,7 @@ final class PackedConv2D: ConvKernel, @unchecked Sendable {
         // In place (residual == output) the residual must be added before the activation can be
         // applied, which needs act == none: y = X·Wᵀ + residual via beta = 1.
         let inPlace = residual.map { UnsafeRawPointer($0) == UnsafeRawPointer(output) } ?? false
-        if inPlace && epilogue.activation.lo == nil && epilogue.activation.hi == nil {
+        if inPlace && !epilogue.activation.clamps {
             cblas_sgemm(
                 CblasRowMajor, CblasNoTrans, CblasTrans, Int32(rows), Int32(O), Int32(C),
                 1, input + p0 &* C, Int32(C), base, Int32(C), 1, y, Int32(O))

@@ -10,6 +10,9 @@ struct ActivationBounds {
         hi = r.hi.isFinite ? r.hi : nil
     }
 
+    /// Whether `apply` changes anything (some bound is finite).
+    var clamps: Bool { lo != nil || hi != nil }
+
     @inline(__always)
     func apply<V: KernelVector>(_ v: V) -> V {
         var r = v
@@ -35,9 +38,7 @@ struct FusedEpilogue {
     /// Fusion flags of the conv tiles: bit 0 activation, bit 1 residual, bit 2 PReLU, bit 3 the
     /// residual activation (only with bit 1).
     func tileMode(residual: Bool) -> Int {
-        let residualClamp = residual && (residualActivation.lo != nil || residualActivation.hi != nil)
-        return (activation.lo != nil || activation.hi != nil ? 1 : 0) | (residual ? 2 : 0) | (hasPrelu ? 4 : 0)
-            | (residualClamp ? 8 : 0)
+        (activation.clamps ? 1 : 0) | (residual ? 2 : 0) | (hasPrelu ? 4 : 0) | (residual && residualActivation.clamps ? 8 : 0)
     }
 
     /// `y = act(acc + bias)`, then `y = residualAct(y + residual)` when `residual` is given,
