@@ -66,6 +66,20 @@ enum DWShapes {
     /// Pixels per tile of the widest blocks.
     static let tilePixels = [4, 2]
 
+    /// 3×3 layers with at least this many widest vectors run them in `DWPixelMajor` rows.
+    /// Not measured at this level yet: the tiles stay (`--tile 1` forces it).
+    static let pixelMajorMinVectors = Int.max
+
+    /// `blocks` widest blocks of one output row, one pixel at a time (`DWPixelMajor`).
+    @inline(__always)
+    static func pixelMajorRow(_ j: DWRowJob, blocks: Int, stride: Int) {
+        if stride == 1 {
+            DWPixelMajor<SIMD4<Float>, 1>.row(j, blocks: blocks)
+        } else {
+            DWPixelMajor<SIMD4<Float>, 2>.row(j, blocks: blocks)
+        }
+    }
+
     /// Channel vectors per tile for a tile of `pixels` pixels (0: no such tile for `path`).
     static func tileVectors(pixels: Int, path: PackedDepthwiseConv2D.Path) -> Int {
         // 16 registers: 8 accumulators (enough independent add chains to hide the latency) fit

@@ -15,8 +15,10 @@
 /// layer to fit the row width): each kernel row's input columns are loaded once into registers;
 /// columns in the padding are zeros (padding handled inside the kernel, no padded copy). Channels
 /// are covered exactly by 16-, 8-, 4-lane vectors then scalars (C = 24 → 16 + 8; C = 42 →
-/// 16+16+8+1+1). Other shapes use a general vectorised path (any kernel, stride, dilation);
-/// depth multiplier > 1 a scalar path.
+/// 16+16+8+1+1). 3×3 layers with many channels (`DWShapes.pixelMajorMinVectors` widest vectors
+/// or more) instead run the widest blocks one output pixel at a time over all of them
+/// (`DWPixelMajor`, "1-pixel tiles"), the narrower tail blocks in tiles as above. Other shapes use
+/// a general vectorised path (any kernel, stride, dilation); depth multiplier > 1 a scalar path.
 import BlazeEngineCore
 
 final class PackedDepthwiseConv2D: DepthwiseKernel, @unchecked Sendable {
@@ -50,8 +52,11 @@ final class PackedDepthwiseConv2D: DepthwiseKernel, @unchecked Sendable {
     let interiorLo: Int, interiorHi: Int
     /// Multiplier path only: bias and alpha per output channel.
     let multiplierBias: Int, multiplierAlpha: Int
-    /// Offset of 16 zero floats in `storage` (the padding's columns).
+    /// Offset of max(16, C) zero floats in `storage` (the padding's columns).
     let zerosOffset: Int
+    /// Widest-lane blocks run by `DWPixelMajor` (packed from offset 0, `groups[0].stride` apart);
+    /// 0 when the layer runs in tiles only.
+    let pixelMajorBlocks: Int
     /// Output pixels per chunk of a row: every channel group runs one chunk before the next
     /// chunk starts, so the chunk's input columns (all channels, K rows) stay in L1 across the
     /// groups. A multiple of 8, so every tile width (8, 4, 2) covers all but the last chunk exactly.
@@ -62,7 +67,8 @@ final class PackedDepthwiseConv2D: DepthwiseKernel, @unchecked Sendable {
     ///   - bias: `[C·M]` or nil.
     ///   - prelu: per-output-channel PReLU alpha `[C·M]`, or nil (a PRELU op fused after this one).
     ///   - residualActivation: activation of a fused ADD (applied only when `run` gets a residual).
-    ///   - tilePixels: force the pixels per tile of the 16-lane blocks (8, 4 or 2; for benchmarks).
+    ///   - tilePixels: force the pixels per tile of the widest blocks (one of
+    ///     `depthwiseTilePixels`; 1: `DWPixelMajor`, on 3×3 kernels only; for benchmarks and tests).
     package init(
         params: DepthwiseConv2DParams, geometry g: ConvGeometry, filter: UnsafePointer<Float>,
         bias: UnsafePointer<Float>?, prelu: UnsafePointer<Float>? = nil,
@@ -83,6 +89,7 @@ final class PackedDepthwiseConv2D: DepthwiseKernel, @unchecked Sendable {
             if let bias { (p + taps * O).update(from: bias, count: O) }
             if let prelu { (p + taps * O + O).update(from: prelu, count: O) }
             groups = []
+            pixelMajorBlocks = 0
             multiplierBias = taps * O; multiplierAlpha = taps * O + O
             zerosOffset = 0
             chunkPixels = g.outW
@@ -103,6 +110,10 @@ final class PackedDepthwiseConv2D: DepthwiseKernel, @unchecked Sendable {
         // are shifted back and recompute pixels), preferring tiles of several channel vectors
         // (`vectorsFactor`).
         let wide = g.inC / DWShapes.laneWidths[0]
+        let threeByThree = path == .k3s1 || path == .k3s2
+        let pixelMajor = threeByThree && wide > 0 && (tilePixels == 1 || (tilePixels == nil && wide >= DWShapes.pixelMajorMinVectors))
+        pixelMajorBlocks = pixelMajor ? wide : 0
+        let tilePixels = tilePixels == 1 ? nil : tilePixels
         let streaming = Self.streamsInput(g)
         var tileWide = DWShapes.tilePixels[0]
         if path != .general {
@@ -151,8 +162,9 @@ final class PackedDepthwiseConv2D: DepthwiseKernel, @unchecked Sendable {
             }
         }
         groups = list
-        // 16 zeros after the weights: what border tiles read for input columns in the padding.
-        storage = AlignedFloatBuffer(count: offset + 16)
+        // Zeros after the weights: what border tiles read for input columns in the padding (16
+        // floats), and the pixel-major taps in the padding (C floats).
+        storage = AlignedFloatBuffer(count: offset + max(16, g.inC))
         zerosOffset = offset
         let p = storage.pointer
         for gr in list {
@@ -175,7 +187,7 @@ final class PackedDepthwiseConv2D: DepthwiseKernel, @unchecked Sendable {
         let hi = hiIncl < 0 ? 0 : hiIncl / g.strideW + 1
         interiorLo = min(lo, g.outW)
         interiorHi = max(interiorLo, min(hi, g.outW))
-        chunkPixels = Self.chunkPixels(geometry: g)
+        chunkPixels = pixelMajor ? g.outW : Self.chunkPixels(geometry: g)
     }
 
     /// Whether the input is larger than 512 KB: more than L2 holds beside the output on some
@@ -214,8 +226,8 @@ final class PackedDepthwiseConv2D: DepthwiseKernel, @unchecked Sendable {
         return chunk
     }
 
-    /// Tile pixels used for the widest channel blocks (the level's vector width).
-    package var tilePixels: Int { groups.first?.tilePixels ?? 1 }
+    /// Tile pixels used for the widest channel blocks (the level's vector width; 1: `DWPixelMajor`).
+    package var tilePixels: Int { pixelMajorBlocks > 0 ? 1 : groups.first?.tilePixels ?? 1 }
     /// Computes output rows `rows` (a sub-range of `0..<workCount`).
     package func run(
         input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>,
@@ -262,11 +274,17 @@ final class PackedDepthwiseConv2D: DepthwiseKernel, @unchecked Sendable {
                 strideW: g.strideW, dilationH: g.dilationH, dilationW: g.dilationW, padLeft: g.padLeft,
                 interiorLo: interiorLo, interiorHi: interiorHi, zeros: base + zerosOffset, epilogue: epilogue,
                 pixelLo: 0, pixelHi: 0)
+            if pixelMajorBlocks > 0 {
+                job.pixelLo = 0
+                job.pixelHi = g.outW
+                job.blockStride = groups[0].stride
+                DWShapes.pixelMajorRow(job, blocks: pixelMajorBlocks, stride: g.strideW)
+            }
             var px = 0
             while px < g.outW {
                 job.pixelLo = px
                 job.pixelHi = min(g.outW, px &+ chunkPixels)
-                for gr in groups {
+                for gr in groups where pixelMajorBlocks == 0 || gr.lanes != DWShapes.laneWidths[0] {
                     job.weights = base + gr.offset
                     job.bias = base + (gr.offset &+ taps &* gr.lanes)
                     job.alpha = base + (gr.offset &+ (taps &+ 1) &* gr.lanes)
@@ -472,8 +490,8 @@ enum DWTiles<V: KernelVector, let K: Int, let S: Int, let T: Int, let B: Int> {
         func store(_ acc: V, _ t: Int) {
             guard t >= from && t < to else { return }
             let o = t &* C
-            let r: V? = if let residual { V.load(residual + o) } else { nil }
-            epilogue.apply(acc, bias: bias, residual: r, alpha: alpha).store(out + o)
+            let r: UnsafePointer<Float>? = if let residual { residual + o } else { nil }
+            epilogue.apply(acc, bias: bias, residualAt: r, alpha: alpha).store(out + o)
         }
     }
 }
@@ -521,8 +539,8 @@ enum DWRowGeneral: DWRowKernel {
                 ky &+= 1
             }
             let o = ox &* C &+ channel
-            let res: V? = if let r = j.residual { V.load(r + o) } else { nil }
-            e.apply(acc0.add(acc1), bias: bias, residual: res, alpha: alpha).store(j.out + o)
+            let res: UnsafePointer<Float>? = if let r = j.residual { r + o } else { nil }
+            e.apply(acc0.add(acc1), bias: bias, residualAt: res, alpha: alpha).store(j.out + o)
         }
     }
 }

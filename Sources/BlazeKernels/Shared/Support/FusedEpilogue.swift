@@ -50,4 +50,14 @@ struct FusedEpilogue {
         if hasPrelu { v = v.prelu(alpha) }
         return v
     }
+
+    /// `apply` with the residual read from `residualAt` (when not nil). For vector kernels: an
+    /// optional *vector* argument compiled to scalar loads and lane inserts (depthwise tiles).
+    @inline(__always)
+    func apply<V: KernelVector>(_ acc: V, bias: V, residualAt: UnsafePointer<Float>?, alpha: V) -> V {
+        var v = activation.apply(acc.add(bias))
+        if let residualAt { v = residualActivation.apply(v.add(V.load(residualAt))) }
+        if hasPrelu { v = v.prelu(alpha) }
+        return v
+    }
 }

@@ -1,0 +1,136 @@
+import BlazeEngineCore
+
+/// 3×3 depthwise rows computed one output pixel at a time over every channel block of the widest
+/// lane width ("1-pixel tiles"): the nine tap pointers of a pixel are resolved once (taps in the
+/// padding point at a zero row of at least C floats) and then serve all C channels, so the inner
+/// loop is nine loads of input, nine of weights and nine FMAs per vector, reading three input
+/// rows and writing the output row front to back. On layers of many channels this beats
+/// T-pixel × B-vector tiles run group by group, whose per-group calls, border tiles and strided
+/// walks cost more than the weight reuse saves (AMD Zen 3, avx2: 56×56×144 0.54 → 0.39 ms,
+/// 14×14×480 0.13 → 0.07 ms, 7×7×1152 0.09 → 0.04 ms; 112×112×24 got slower, 0.29 → 0.45 ms, so
+/// the level's `DWShapes.pixelMajorMinVectors` sets where it takes over).
+enum DWPixelMajor<V: KernelVector, let S: Int> {
+    /// The nine tap pointers of one output pixel, at channel 0.
+    struct Taps {
+        var p0, p1, p2, p3, p4, p5, p6, p7, p8: UnsafePointer<Float>
+    }
+
+    /// Pixels `pixelLo..<pixelHi` of one output row, channels `0..<blocks·L` (blocks of `L =
+    /// V.laneCount` channels, packed `blockStride` apart from `j.weights`: 9 taps, bias, alpha).
+    /// The residual and PReLU cases are separate specialisations (`DWFusion`: an optional vector
+    /// per store compiled to scalar loads and inserts, and run-time flags kept the loop generic);
+    /// activations clamp to ±∞ when they have no bound.
+    static func row(_ j: DWRowJob, blocks: Int) {
+        switch (j.residual != nil, j.epilogue.hasPrelu) {
+        case (false, false): pixels(DWFusionNone.self, j, blocks: blocks)
+        case (true, false): pixels(DWFusionResidual.self, j, blocks: blocks)
+        case (false, true): pixels(DWFusionPrelu.self, j, blocks: blocks)
+        case (true, true): pixels(DWFusionResidualPrelu.self, j, blocks: blocks)
+        }
+    }
+
+    /// The clamp bounds of the activation and of the residual's activation (±∞ where unbounded).
+    struct Bounds {
+        var lo, hi, residualLo, residualHi: V
+        init(_ e: FusedEpilogue) {
+            lo = V(splat: e.activation.lo ?? -.infinity)
+            hi = V(splat: e.activation.hi ?? .infinity)
+            residualLo = V(splat: e.residualActivation.lo ?? -.infinity)
+            residualHi = V(splat: e.residualActivation.hi ?? .infinity)
+        }
+    }
+
+    @inline(never)
+    static func pixels<F: DWFusion>(_: F.Type, _ j: DWRowJob, blocks: Int) {
+        let residual = F.residual, prelu = F.prelu
+        let bounds = Bounds(j.epilogue)
+        let L = V.laneCount
+        let C = j.C
+        let bs = j.blockStride
+        let residualRow = j.residual ?? UnsafePointer(j.out)
+        for ox in j.pixelLo..<j.pixelHi {
+            let p = taps(j, ox: ox)
+            let out = j.out + ox &* C
+            let res = residualRow + ox &* C
+            var wp = j.weights
+            var c = 0, b = 0
+            while b &+ 2 <= blocks {
+                let v0 = vector(p, c: c, wp)
+                let v1 = vector(p, c: c &+ L, wp + bs)
+                finish(v0, bounds, residual ? res + c : nil, prelu ? wp : nil).store(out + c)
+                finish(v1, bounds, residual ? res + (c &+ L) : nil, prelu ? wp + bs : nil).store(out + (c &+ L))
+                b &+= 2; c &+= 2 &* L; wp += 2 &* bs
+            }
+            if b < blocks {
+                finish(vector(p, c: c, wp), bounds, residual ? res + c : nil, prelu ? wp : nil).store(out + c)
+            }
+        }
+    }
+
+    /// Activation, then the residual and its activation, then PReLU with the block's alpha (the
+    /// order of `FusedEpilogue.apply`).
+    @_transparent
+    static func finish(_ v: V, _ b: Bounds, _ residual: UnsafePointer<Float>?, _ block: UnsafePointer<Float>?) -> V {
+        var r = v.clampedBelow(b.lo).clampedAbove(b.hi)
+        if let residual { r = r.add(V.load(residual)).clampedBelow(b.residualLo).clampedAbove(b.residualHi) }
+        if let block { r = r.prelu(V.load(block + 10 &* V.laneCount)) }
+        return r
+    }
+
+    /// Tap `(ky, kx)` of output column `ox`, or the zero row when it lies in the padding.
+    @_transparent
+    static func tap(_ j: DWRowJob, _ ky: Int, _ kx: Int, ix0: Int) -> UnsafePointer<Float> {
+        let ix = ix0 &+ kx
+        return ky >= j.kyLo && ky < j.kyHi && ix >= 0 && ix < j.W
+            ? j.image + ((j.iy0 &+ ky) &* j.W &+ ix) &* j.C : j.zeros
+    }
+
+    @_transparent
+    static func taps(_ j: DWRowJob, ox: Int) -> Taps {
+        let ix0 = ox &* S &- j.padLeft
+        return Taps(
+            p0: tap(j, 0, 0, ix0: ix0), p1: tap(j, 0, 1, ix0: ix0), p2: tap(j, 0, 2, ix0: ix0),
+            p3: tap(j, 1, 0, ix0: ix0), p4: tap(j, 1, 1, ix0: ix0), p5: tap(j, 1, 2, ix0: ix0),
+            p6: tap(j, 2, 0, ix0: ix0), p7: tap(j, 2, 1, ix0: ix0), p8: tap(j, 2, 2, ix0: ix0))
+    }
+
+    /// Bias + the nine products of channels `c..<c+L`, in two interleaved sums (shorter chains).
+    @_transparent
+    static func vector(_ p: Taps, c: Int, _ w: UnsafePointer<Float>) -> V {
+        let L = V.laneCount
+        var a0 = V.load(w + 9 &* L)
+        var a1 = V.load(p.p0 + c).mul(V.load(w))
+        a0 = a0.madd(V.load(p.p1 + c), V.load(w + L))
+        a1 = a1.madd(V.load(p.p2 + c), V.load(w + 2 &* L))
+        a0 = a0.madd(V.load(p.p3 + c), V.load(w + 3 &* L))
+        a1 = a1.madd(V.load(p.p4 + c), V.load(w + 4 &* L))
+        a0 = a0.madd(V.load(p.p5 + c), V.load(w + 5 &* L))
+        a1 = a1.madd(V.load(p.p6 + c), V.load(w + 6 &* L))
+        a0 = a0.madd(V.load(p.p7 + c), V.load(w + 7 &* L))
+        a1 = a1.madd(V.load(p.p8 + c), V.load(w + 8 &* L))
+        return a0.add(a1)
+    }
+
+}
+
+/// Which inputs a `DWPixelMajor` epilogue reads besides the bias, as types (compile-time flags).
+protocol DWFusion {
+    static var residual: Bool { get }
+    static var prelu: Bool { get }
+}
+enum DWFusionNone: DWFusion {
+    static var residual: Bool { false }
+    static var prelu: Bool { false }
+}
+enum DWFusionResidual: DWFusion {
+    static var residual: Bool { true }
+    static var prelu: Bool { false }
+}
+enum DWFusionPrelu: DWFusion {
+    static var residual: Bool { false }
+    static var prelu: Bool { true }
+}
+enum DWFusionResidualPrelu: DWFusion {
+    static var residual: Bool { true }
+    static var prelu: Bool { true }
+}
