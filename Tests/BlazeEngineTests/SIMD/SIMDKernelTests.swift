@@ -446,8 +446,8 @@ import Testing
     @Test(arguments: KernelLevels.runnable) func pooling(level: ISALevel) throws {
         let K = try KernelLevels.kernels(for: level)
         var rng = SIMDTestRNG(seed: 20)
-        for c in [1, 3, 16, 21, 64] {
-            for (f, s) in [(2, 2), (3, 2), (3, 1)] {
+        for c in [1, 3, 9, 16, 21, 40, 64] {
+            for (f, s) in [(2, 2), (3, 2), (3, 1), (5, 2)] {
                 for padding in Padding.allCases {
                     for average in [false, true] {
                         let h = Int.random(in: f...13, using: &rng), w = Int.random(in: f...13, using: &rng)
