@@ -94,21 +94,22 @@ enum DWPixelMajor<V: KernelVector, let S: Int> {
             p6: tap(j, 2, 0, ix0: ix0), p7: tap(j, 2, 1, ix0: ix0), p8: tap(j, 2, 2, ix0: ix0))
     }
 
-    /// Bias + the nine products of channels `c..<c+L`, in two interleaved sums (shorter chains).
+    /// The nine products of channels `c..<c+L` summed in tap order, then the bias: the order and
+    /// rounding of the tiles (`DWTiles`), so both give the same values (one chain of FMAs per
+    /// vector; the loop has enough independent vectors to cover its latency).
     @_transparent
     static func vector(_ p: Taps, c: Int, _ w: UnsafePointer<Float>) -> V {
         let L = V.laneCount
-        var a0 = V.load(w + 9 &* L)
-        var a1 = V.load(p.p0 + c).mul(V.load(w))
-        a0 = a0.madd(V.load(p.p1 + c), V.load(w + L))
-        a1 = a1.madd(V.load(p.p2 + c), V.load(w + 2 &* L))
-        a0 = a0.madd(V.load(p.p3 + c), V.load(w + 3 &* L))
-        a1 = a1.madd(V.load(p.p4 + c), V.load(w + 4 &* L))
-        a0 = a0.madd(V.load(p.p5 + c), V.load(w + 5 &* L))
-        a1 = a1.madd(V.load(p.p6 + c), V.load(w + 6 &* L))
-        a0 = a0.madd(V.load(p.p7 + c), V.load(w + 7 &* L))
-        a1 = a1.madd(V.load(p.p8 + c), V.load(w + 8 &* L))
-        return a0.add(a1)
+        var a = V.load(p.p0 + c).mul(V.load(w))
+        a = a.madd(V.load(p.p1 + c), V.load(w + L))
+        a = a.madd(V.load(p.p2 + c), V.load(w + 2 &* L))
+        a = a.madd(V.load(p.p3 + c), V.load(w + 3 &* L))
+        a = a.madd(V.load(p.p4 + c), V.load(w + 4 &* L))
+        a = a.madd(V.load(p.p5 + c), V.load(w + 5 &* L))
+        a = a.madd(V.load(p.p6 + c), V.load(w + 6 &* L))
+        a = a.madd(V.load(p.p7 + c), V.load(w + 7 &* L))
+        a = a.madd(V.load(p.p8 + c), V.load(w + 8 &* L))
+        return a.add(V.load(w + 9 &* L))
     }
 
 }
