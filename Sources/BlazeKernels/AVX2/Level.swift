@@ -62,6 +62,9 @@ enum DWShapes {
     static let columnsInRegisters = false
     /// Pixels per tile of the widest blocks.
     static let tilePixels = [8, 4, 2]
+    /// `tilePixels` and 1 (`DWPixelMajor`): what `tilePixels:` accepts. A literal: building it
+    /// with `+` emitted an array-growth specialisation shared with other modules (weak symbol).
+    static let forcedTilePixels = [8, 4, 2, 1]
 
     /// 3×3 layers with at least this many widest vectors run them in `DWPixelMajor` rows.
     /// Measured on AMD Zen 3: 1-pixel tiles win from 64 channels (56×56×144 0.54 → 0.39 ms,

@@ -82,6 +82,9 @@ enum DWShapes {
     static let columnsInRegisters = true
     /// Pixels per tile of the widest blocks.
     static let tilePixels = [8, 4, 2]
+    /// `tilePixels` and 1 (`DWPixelMajor`): what `tilePixels:` accepts. A literal: building it
+    /// with `+` emitted an array-growth specialisation shared with other modules (weak symbol).
+    static let forcedTilePixels = [8, 4, 2, 1]
 
     /// 3×3 layers with at least this many widest vectors run them in `DWPixelMajor` rows.
     /// Not measured at this level yet: the tiles stay (`--tile 1` forces it).

@@ -65,6 +65,9 @@ enum DWShapes {
     static let columnsInRegisters = true
     /// Pixels per tile of the widest blocks.
     static let tilePixels = [4, 2]
+    /// `tilePixels` and 1 (`DWPixelMajor`): what `tilePixels:` accepts. A literal: building it
+    /// with `+` emitted an array-growth specialisation shared with other modules (weak symbol).
+    static let forcedTilePixels = [4, 2, 1]
 
     /// 3×3 layers with at least this many widest vectors run them in `DWPixelMajor` rows.
     /// Measured on AMD Zen 3 (`BLAZE_ISA=baseline`, paired runs, 4-px tiles / 1-px): 56×56×144

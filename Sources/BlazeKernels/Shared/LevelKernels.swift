@@ -14,7 +14,7 @@ package enum LevelKernels: ISAKernelSet {
                 : (ConvTiles.narrowShapes[$0 - wide].mr, ConvTiles.narrowShapes[$0 - wide].maxNV, ConvTiles.narrowLanes)
         }
     }
-    package static var depthwiseTilePixels: [Int] { DWShapes.tilePixels + [1] }
+    package static var depthwiseTilePixels: [Int] { DWShapes.forcedTilePixels }
 
     package static func prefersPackedConv(_ g: ConvGeometry) -> Bool { ConvTiles.prefersPackedConv(g) }
 

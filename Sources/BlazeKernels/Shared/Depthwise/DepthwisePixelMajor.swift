@@ -54,7 +54,20 @@ enum DWPixelMajor<V: KernelVector, let S: Int> {
             let res = residualRow + ox &* C
             var wp = j.weights
             var c = 0, b = 0
-            while b &+ 2 <= blocks {
+            // Four vectors per step: four independent FMA chains cover the FMA latency of the
+            // single chain per vector.
+            while b &+ 4 <= blocks {
+                let v0 = vector(p, c: c, wp)
+                let v1 = vector(p, c: c &+ L, wp + bs)
+                let v2 = vector(p, c: c &+ 2 &* L, wp + 2 &* bs)
+                let v3 = vector(p, c: c &+ 3 &* L, wp + 3 &* bs)
+                finish(v0, bounds, residual ? res + c : nil, prelu ? wp : nil).store(out + c)
+                finish(v1, bounds, residual ? res + (c &+ L) : nil, prelu ? wp + bs : nil).store(out + (c &+ L))
+                finish(v2, bounds, residual ? res + (c &+ 2 &* L) : nil, prelu ? wp + 2 &* bs : nil).store(out + (c &+ 2 &* L))
+                finish(v3, bounds, residual ? res + (c &+ 3 &* L) : nil, prelu ? wp + 3 &* bs : nil).store(out + (c &+ 3 &* L))
+                b &+= 4; c &+= 4 &* L; wp += 4 &* bs
+            }
+            if b &+ 2 <= blocks {
                 let v0 = vector(p, c: c, wp)
                 let v1 = vector(p, c: c &+ L, wp + bs)
                 finish(v0, bounds, residual ? res + c : nil, prelu ? wp : nil).store(out + c)
