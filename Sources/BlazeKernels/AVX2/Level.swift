@@ -71,16 +71,6 @@ enum DWShapes {
     /// 14×14×480 0.13 → 0.07) and lose below (112×112×24 0.29 → 0.45).
     static let pixelMajorMinVectors = 8
 
-    /// `blocks` widest blocks of one output row, one pixel at a time (`DWPixelMajor`).
-    @inline(__always)
-    static func pixelMajorRow(_ j: DWRowJob, blocks: Int, stride: Int) {
-        if stride == 1 {
-            DWPixelMajor<SIMD8<Float>, 1>.row(j, blocks: blocks)
-        } else {
-            DWPixelMajor<SIMD8<Float>, 2>.row(j, blocks: blocks)
-        }
-    }
-
     /// Channel vectors per tile for a tile of `pixels` pixels (0: no such tile for `path`).
     static func tileVectors(pixels: Int, path: PackedDepthwiseConv2D.Path) -> Int {
         // Columns as FMA memory operands: 8 accumulators + 1 weight vector fit any tile (8×1,

@@ -90,16 +90,6 @@ enum DWShapes {
     /// Not measured at this level yet: the tiles stay (`--tile 1` forces it).
     static let pixelMajorMinVectors = Int.max
 
-    /// `blocks` widest blocks of one output row, one pixel at a time (`DWPixelMajor`).
-    @inline(__always)
-    static func pixelMajorRow(_ j: DWRowJob, blocks: Int, stride: Int) {
-        if stride == 1 {
-            DWPixelMajor<SIMD16<Float>, 1>.row(j, blocks: blocks)
-        } else {
-            DWPixelMajor<SIMD16<Float>, 2>.row(j, blocks: blocks)
-        }
-    }
-
     /// Channel vectors per tile for a tile of `pixels` pixels (0: no such tile for `path`).
     static func tileVectors(pixels: Int, path: PackedDepthwiseConv2D.Path) -> Int {
         // 32 registers: 8 accumulators (8×1, 4×2, 2×4) hide the FMA latency.

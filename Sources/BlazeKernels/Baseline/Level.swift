@@ -74,16 +74,6 @@ enum DWShapes {
     /// 1.56, 14×14×480 1.71, 112×112×64 s2 1.75, 50×50×64 1.24, 98×98×32 1.01 (even).
     static let pixelMajorMinVectors = 16
 
-    /// `blocks` widest blocks of one output row, one pixel at a time (`DWPixelMajor`).
-    @inline(__always)
-    static func pixelMajorRow(_ j: DWRowJob, blocks: Int, stride: Int) {
-        if stride == 1 {
-            DWPixelMajor<SIMD4<Float>, 1>.row(j, blocks: blocks)
-        } else {
-            DWPixelMajor<SIMD4<Float>, 2>.row(j, blocks: blocks)
-        }
-    }
-
     /// Channel vectors per tile for a tile of `pixels` pixels (0: no such tile for `path`).
     static func tileVectors(pixels: Int, path: PackedDepthwiseConv2D.Path) -> Int {
         // 16 registers: 8 accumulators (enough independent add chains to hide the latency) fit

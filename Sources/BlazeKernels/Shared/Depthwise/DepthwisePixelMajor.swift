@@ -9,24 +9,15 @@ import BlazeEngineCore
 /// walks cost more than the weight reuse saves (AMD Zen 3, avx2: 56×56×144 0.54 → 0.39 ms,
 /// 14×14×480 0.13 → 0.07 ms, 7×7×1152 0.09 → 0.04 ms; 112×112×24 got slower, 0.29 → 0.45 ms, so
 /// the level's `DWShapes.pixelMajorMinVectors` sets where it takes over).
-enum DWPixelMajor<V: KernelVector, let S: Int> {
+///
+/// `F`: the fusion bits of `FusedEpilogue.tileMode` that change the loop (2: residual, 4: PReLU),
+/// a type parameter as in `ConvFinish`: an optional residual vector per store had compiled to
+/// scalar loads and lane inserts, and run-time flags kept the loop generic. Activations clamp to
+/// ±∞ when they have no bound.
+enum DWPixelMajor<V: KernelVector, let S: Int, let F: Int> {
     /// The nine tap pointers of one output pixel, at channel 0.
     struct Taps {
         var p0, p1, p2, p3, p4, p5, p6, p7, p8: UnsafePointer<Float>
-    }
-
-    /// Pixels `pixelLo..<pixelHi` of one output row, channels `0..<blocks·L` (blocks of `L =
-    /// V.laneCount` channels, packed `blockStride` apart from `j.weights`: 9 taps, bias, alpha).
-    /// The residual and PReLU cases are separate specialisations (`DWFusion`: an optional vector
-    /// per store compiled to scalar loads and inserts, and run-time flags kept the loop generic);
-    /// activations clamp to ±∞ when they have no bound.
-    static func row(_ j: DWRowJob, blocks: Int) {
-        switch (j.residual != nil, j.epilogue.hasPrelu) {
-        case (false, false): pixels(DWFusionNone.self, j, blocks: blocks)
-        case (true, false): pixels(DWFusionResidual.self, j, blocks: blocks)
-        case (false, true): pixels(DWFusionPrelu.self, j, blocks: blocks)
-        case (true, true): pixels(DWFusionResidualPrelu.self, j, blocks: blocks)
-        }
     }
 
     /// The clamp bounds of the activation and of the residual's activation (±∞ where unbounded).
@@ -40,9 +31,11 @@ enum DWPixelMajor<V: KernelVector, let S: Int> {
         }
     }
 
+    /// Pixels `pixelLo..<pixelHi` of one output row, channels `0..<blocks·L` (blocks of `L =
+    /// V.laneCount` channels, packed `blockStride` apart from `j.weights`: 9 taps, bias, alpha).
     @inline(never)
-    static func pixels<F: DWFusion>(_: F.Type, _ j: DWRowJob, blocks: Int) {
-        let residual = F.residual, prelu = F.prelu
+    static func pixels(_ j: DWRowJob, blocks: Int) {
+        let residual = F & 2 != 0, prelu = F & 4 != 0
         let bounds = Bounds(j.epilogue)
         let L = V.laneCount
         let C = j.C
@@ -124,27 +117,23 @@ enum DWPixelMajor<V: KernelVector, let S: Int> {
         a = a.madd(V.load(p.p8 + c), V.load(w + 8 &* L))
         return a.add(V.load(w + 9 &* L))
     }
-
 }
 
-/// Which inputs a `DWPixelMajor` epilogue reads besides the bias, as types (compile-time flags).
-protocol DWFusion {
-    static var residual: Bool { get }
-    static var prelu: Bool { get }
-}
-enum DWFusionNone: DWFusion {
-    static var residual: Bool { false }
-    static var prelu: Bool { false }
-}
-enum DWFusionResidual: DWFusion {
-    static var residual: Bool { true }
-    static var prelu: Bool { false }
-}
-enum DWFusionPrelu: DWFusion {
-    static var residual: Bool { false }
-    static var prelu: Bool { true }
-}
-enum DWFusionResidualPrelu: DWFusion {
-    static var residual: Bool { true }
-    static var prelu: Bool { true }
+extension DWShapes {
+    /// `blocks` widest blocks of one output row, one pixel at a time (`DWPixelMajor`). The
+    /// widest depthwise lanes are the level's vector (`ConvTiles.Vec`) at every level.
+    @inline(__always)
+    static func pixelMajorRow(_ j: DWRowJob, blocks: Int, stride: Int) {
+        typealias V = ConvTiles.Vec
+        switch (stride, j.epilogue.tileMode(residual: j.residual != nil) & 6) {
+        case (1, 0): DWPixelMajor<V, 1, 0>.pixels(j, blocks: blocks)
+        case (1, 2): DWPixelMajor<V, 1, 2>.pixels(j, blocks: blocks)
+        case (1, 4): DWPixelMajor<V, 1, 4>.pixels(j, blocks: blocks)
+        case (1, _): DWPixelMajor<V, 1, 6>.pixels(j, blocks: blocks)
+        case (_, 0): DWPixelMajor<V, 2, 0>.pixels(j, blocks: blocks)
+        case (_, 2): DWPixelMajor<V, 2, 2>.pixels(j, blocks: blocks)
+        case (_, 4): DWPixelMajor<V, 2, 4>.pixels(j, blocks: blocks)
+        default: DWPixelMajor<V, 2, 6>.pixels(j, blocks: blocks)
+        }
+    }
 }
