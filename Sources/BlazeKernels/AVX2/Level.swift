@@ -66,10 +66,12 @@ enum DWShapes {
     /// with `+` emitted an array-growth specialisation shared with other modules (weak symbol).
     static let forcedTilePixels = [8, 4, 2, 1]
 
-    /// 3×3 layers with at least this many widest vectors run them in `DWPixelMajor` rows.
-    /// Measured on AMD Zen 3: 1-pixel tiles win from 64 channels (56×56×144 0.54 → 0.39 ms,
-    /// 14×14×480 0.13 → 0.07) and lose below (112×112×24 0.29 → 0.45).
-    static let pixelMajorMinVectors = 8
+    /// 3×3 and 5×5 layers with at least this many widest vectors run them in `DWPixelMajor`
+    /// rows. Measured on AMD Zen 3 (paired runs, time of 4-px tiles / pixel-major): 3×3
+    /// 56×56×144 1.64, 14×14×480 1.59, 96×96×32 1.22, 112×112×24 1.13 (8-px tiles 1.19),
+    /// 112×112×16 0.94 (8-px 0.87); 5×5 28×28×240 1.38, 14×14×672 1.41, 7×7×1152 1.19,
+    /// 56×56×144 s2 1.40, 28×28×32 1.26 (2-px tiles), 28×28×24 1.01.
+    static let pixelMajorMinVectors = 3
 
     /// Channel vectors per tile for a tile of `pixels` pixels (0: no such tile for `path`).
     static func tileVectors(pixels: Int, path: PackedDepthwiseConv2D.Path) -> Int {

@@ -86,7 +86,7 @@ enum DWShapes {
     /// with `+` emitted an array-growth specialisation shared with other modules (weak symbol).
     static let forcedTilePixels = [8, 4, 2, 1]
 
-    /// 3×3 layers with at least this many widest vectors run them in `DWPixelMajor` rows.
+    /// 3×3 and 5×5 layers with at least this many widest vectors run them in `DWPixelMajor` rows.
     /// Not measured at this level yet: the tiles stay (`--tile 1` forces it).
     static let pixelMajorMinVectors = Int.max
 

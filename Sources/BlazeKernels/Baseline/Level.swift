@@ -69,10 +69,11 @@ enum DWShapes {
     /// with `+` emitted an array-growth specialisation shared with other modules (weak symbol).
     static let forcedTilePixels = [4, 2, 1]
 
-    /// 3×3 layers with at least this many widest vectors run them in `DWPixelMajor` rows.
-    /// Measured on AMD Zen 3 (`BLAZE_ISA=baseline`, paired runs, 4-px tiles / 1-px): 56×56×144
-    /// 1.56, 14×14×480 1.71, 112×112×64 s2 1.75, 50×50×64 1.24, 98×98×32 1.01 (even).
-    static let pixelMajorMinVectors = 16
+    /// 3×3 and 5×5 layers with at least this many widest vectors run them in `DWPixelMajor`
+    /// rows. Measured on AMD Zen 3 (`BLAZE_ISA=baseline`, paired runs, 4-px tiles /
+    /// pixel-major): 3×3 56×56×144 1.67, 96×96×32 1.25, 112×112×24 1.14, 112×112×16 1.11;
+    /// 5×5 28×28×240 1.60, 7×7×1152 1.62, 56×56×144 s2 1.57, 28×28×32 1.42, 56×56×24 1.27.
+    static let pixelMajorMinVectors = 4
 
     /// Channel vectors per tile for a tile of `pixels` pixels (0: no such tile for `path`).
     static func tileVectors(pixels: Int, path: PackedDepthwiseConv2D.Path) -> Int {

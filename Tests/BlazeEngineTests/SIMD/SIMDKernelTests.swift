@@ -96,18 +96,19 @@ import Testing
         }
     }
 
-    /// 1-pixel tiles (`DWPixelMajor`: every widest channel block per output pixel, the narrower
-    /// tail blocks in tiles), forced at every level, on every channel tail, both 3×3 strides,
-    /// both paddings and every fusion.
+    /// Pixel-major rows (`DWPixelMajor`: every widest channel block per group of output pixels,
+    /// the narrower tail blocks in tiles), forced at every level, on every channel tail, 3×3 and
+    /// 5×5 kernels, both strides, both paddings and every fusion; widths up to 23 so rows have
+    /// 4-pixel groups, 2-pixel groups and single border pixels.
     @Test(arguments: KernelLevels.runnable) func depthwisePixelMajorChannelTails(level: ISALevel) throws {
         let K = try KernelLevels.kernels(for: level)
         var rng = SIMDTestRNG(seed: 6)
         for c in [4, 5, 8, 9, 12, 16, 17, 23, 31, 33, 47, 67, 100, 150] {
-            for s in [1, 2] {
+            for (k, s) in [(3, 1), (3, 2), (5, 1), (5, 2)] {
                 for padding in Padding.allCases {
                     let t = DWCase(
                         n: Int.random(in: 1...2, using: &rng), h: Int.random(in: 1...13, using: &rng),
-                        w: Int.random(in: 1...13, using: &rng), c: c, kh: 3, kw: 3, stride: s,
+                        w: Int.random(in: 1...23, using: &rng), c: c, kh: k, kw: k, stride: s,
                         padding: padding, activation: Self.activations.randomElement(using: &rng)!,
                         prelu: Bool.random(using: &rng), residual: Bool.random(using: &rng),
                         residualActivation: Self.activations.randomElement(using: &rng)!,

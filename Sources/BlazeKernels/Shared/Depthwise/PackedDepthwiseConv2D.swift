@@ -15,9 +15,10 @@
 /// layer to fit the row width): each kernel row's input columns are loaded once into registers;
 /// columns in the padding are zeros (padding handled inside the kernel, no padded copy). Channels
 /// are covered exactly by 16-, 8-, 4-lane vectors then scalars (C = 24 → 16 + 8; C = 42 →
-/// 16+16+8+1+1). 3×3 layers with many channels (`DWShapes.pixelMajorMinVectors` widest vectors
-/// or more) instead run the widest blocks one output pixel at a time over all of them
-/// (`DWPixelMajor`, "1-pixel tiles"), the narrower tail blocks in tiles as above. Other shapes use
+/// 16+16+8+1+1). 3×3 and 5×5 layers with enough channels (`DWShapes.pixelMajorMinVectors`
+/// widest vectors or more) instead run the widest blocks a few output pixels at a time over all
+/// of them (`DWPixelMajor`, forced with `tilePixels: 1`), the narrower tail blocks in tiles as
+/// above. Other shapes use
 /// a general vectorised path (any kernel, stride, dilation); depth multiplier > 1 a scalar path.
 import BlazeEngineCore
 
@@ -68,7 +69,7 @@ final class PackedDepthwiseConv2D: DepthwiseKernel, @unchecked Sendable {
     ///   - prelu: per-output-channel PReLU alpha `[C·M]`, or nil (a PRELU op fused after this one).
     ///   - residualActivation: activation of a fused ADD (applied only when `run` gets a residual).
     ///   - tilePixels: force the pixels per tile of the widest blocks (one of
-    ///     `depthwiseTilePixels`; 1: `DWPixelMajor`, on 3×3 kernels only; for benchmarks and tests).
+    ///     `depthwiseTilePixels`; 1: `DWPixelMajor`, on 3×3 and 5×5 kernels only; for benchmarks and tests).
     package init(
         params: DepthwiseConv2DParams, geometry g: ConvGeometry, filter: UnsafePointer<Float>,
         bias: UnsafePointer<Float>?, prelu: UnsafePointer<Float>? = nil,
@@ -110,8 +111,8 @@ final class PackedDepthwiseConv2D: DepthwiseKernel, @unchecked Sendable {
         // are shifted back and recompute pixels), preferring tiles of several channel vectors
         // (`vectorsFactor`).
         let wide = g.inC / DWShapes.laneWidths[0]
-        let threeByThree = path == .k3s1 || path == .k3s2
-        let pixelMajor = threeByThree && wide > 0 && (tilePixels == 1 || (tilePixels == nil && wide >= DWShapes.pixelMajorMinVectors))
+        let pixelMajorKernel = path == .k3s1 || path == .k3s2 || path == .k5s1 || path == .k5s2
+        let pixelMajor = pixelMajorKernel && wide > 0 && (tilePixels == 1 || (tilePixels == nil && wide >= DWShapes.pixelMajorMinVectors))
         pixelMajorBlocks = pixelMajor ? wide : 0
         let tilePixels = tilePixels == 1 ? nil : tilePixels
         let streaming = Self.streamsInput(g)
@@ -278,7 +279,7 @@ final class PackedDepthwiseConv2D: DepthwiseKernel, @unchecked Sendable {
                 job.pixelLo = 0
                 job.pixelHi = g.outW
                 job.blockStride = groups[0].stride
-                DWShapes.pixelMajorRow(job, blocks: pixelMajorBlocks, stride: g.strideW)
+                DWShapes.pixelMajorRow(job, blocks: pixelMajorBlocks, kernel: g.kernelW, stride: g.strideW)
             }
             var px = 0
             while px < g.outW {
