@@ -63,14 +63,14 @@ enum DWPixelMajor<V: KernelVector, let K: Int, let S: Int, let P: Int, let F: In
         let lo = max(j.pixelLo, j.interiorLo), hi = min(j.pixelHi, j.interiorHi)
         var ox = j.pixelLo
         while ox < j.pixelHi {
+            let ix0 = ox &* S &- j.padLeft
             if ox >= lo && ox &+ P <= hi {
-                group(InlineArray<P, V>.self, row, ox: ox, ix0: ox &* S &- j.padLeft, blocks: blocks, bias: bias)
+                group(InlineArray<P, V>.self, row, ox: ox, ix0: ix0, blocks: blocks, bias: bias)
                 ox &+= P
             } else if P > 2 && ox >= lo && ox &+ 2 <= hi {
-                group(InlineArray<2, V>.self, row, ox: ox, ix0: ox &* S &- j.padLeft, blocks: blocks, bias: bias)
+                group(InlineArray<2, V>.self, row, ox: ox, ix0: ix0, blocks: blocks, bias: bias)
                 ox &+= 2
             } else {
-                let ix0 = ox &* S &- j.padLeft
                 single(row, ox: ox, ix0: ix0, kxLo: max(0, -ix0), kxHi: min(K, j.W &- ix0), blocks: blocks, bias: bias)
                 ox &+= 1
             }

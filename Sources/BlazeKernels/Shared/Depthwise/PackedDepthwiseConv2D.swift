@@ -18,8 +18,8 @@
 /// 16+16+8+1+1). 3×3 and 5×5 layers with enough channels (`DWShapes.pixelMajorMinVectors`
 /// widest vectors or more) instead run the widest blocks a few output pixels at a time over all
 /// of them (`DWPixelMajor`, forced with `tilePixels: 1`), the narrower tail blocks in tiles as
-/// above. Other shapes use
-/// a general vectorised path (any kernel, stride, dilation); depth multiplier > 1 a scalar path.
+/// above. Other shapes use a general vectorised path (any kernel, stride, dilation); depth
+/// multiplier > 1 a scalar path.
 import BlazeEngineCore
 
 final class PackedDepthwiseConv2D: DepthwiseKernel, @unchecked Sendable {
@@ -53,7 +53,7 @@ final class PackedDepthwiseConv2D: DepthwiseKernel, @unchecked Sendable {
     let interiorLo: Int, interiorHi: Int
     /// Multiplier path only: bias and alpha per output channel.
     let multiplierBias: Int, multiplierAlpha: Int
-    /// Offset of max(16, C) zero floats in `storage` (the padding's columns).
+    /// Offset of 16 zero floats in `storage` (the padding's columns, for the border tiles).
     let zerosOffset: Int
     /// Widest-lane blocks run by `DWPixelMajor` (packed from offset 0, `groups[0].stride` apart);
     /// 0 when the layer runs in tiles only.
@@ -163,9 +163,9 @@ final class PackedDepthwiseConv2D: DepthwiseKernel, @unchecked Sendable {
             }
         }
         groups = list
-        // Zeros after the weights: what border tiles read for input columns in the padding (16
-        // floats), and the pixel-major taps in the padding (C floats).
-        storage = AlignedFloatBuffer(count: offset + max(16, g.inC))
+        // Zeros after the weights: what border tiles read for input columns in the padding (one
+        // vector of at most 16 floats; pixel-major rows skip the padding's columns instead).
+        storage = AlignedFloatBuffer(count: offset + 16)
         zerosOffset = offset
         let p = storage.pointer
         for gr in list {
