@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Seeds Fuzz/Corpus/<target>/ from the repository's own test fixtures (small files only) and
-# from the generated seeds (Fuzz/Seeds: small .bkm graphs and .npy arrays). Run from anywhere;
-# rerunning gives the same files. libFuzzer adds what it finds to these folders while it runs.
+# from the generated seeds (Fuzz/Seeds/Generated: small .bkm graphs and .npy arrays, committed;
+# Fuzz/Seeds/generate.sh rewrites them). Run from anywhere; rerunning gives the same files. libFuzzer adds what it finds to these folders while it runs.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 corpus="$root/Fuzz/Corpus"
@@ -19,5 +19,6 @@ printf 'YUV4MPEG2 W2 H2 F25:1 Cmono XCOLORRANGE=FULL\nFRAME\n\001\002\003\004FRA
 find "$root/Tests/BlazeVideoTests/Fixtures" -type f \( -name '*.mp4' -o -name '*.webm' -o -name '*.mkv' \) -size -64k -exec cp {} "$corpus/fuzz-video/" \;
 # TFLite: the smallest bundled source model and the one-op fixtures (custom ops with their options among them).
 cp "$root/Models/sources/face_detection_short_range.tflite" "$root"/Tests/BlazeConvertTests/Fixtures/ops/*.tflite "$corpus/fuzz-tflite/"
-# .bkm and .npy: generated (Fuzz/Seeds).
-(cd "$root/Fuzz/Seeds" && swift run -c release --scratch-path "$root/.build/fuzz-seeds" fuzz-seeds "$corpus" >&2)
+# .bkm and .npy: the committed generated seeds (no build here: CI would pay a whole library build).
+cp "$root"/Fuzz/Seeds/Generated/fuzz-bkm/* "$corpus/fuzz-bkm/"
+cp "$root"/Fuzz/Seeds/Generated/fuzz-npy/* "$corpus/fuzz-npy/"

@@ -10,6 +10,7 @@
 #
 # Usage: Tools/isa/check_isa_isolation.sh [BUILD_DIR] [BINARY…]   (default: swift's release bin path
 # and its blaze, bench, blaze-model and BlazeKitPackageTests.xctest if present). Exit 1 on a finding.
+# Read a plain build (no testability): .ci/run gives it the consumer app's (consumer_app_check.sh).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 bin=${1:-$(swift build -c release --show-bin-path)}
@@ -22,7 +23,8 @@ isa_modules=(BlazeKernelsAVX2 BlazeKernelsAVX512)
 status=0
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
-defined_functions() {  # global or weak text symbols defined by the objects of module $1
+defined_functions() {  # global or weak text symbols defined by the objects of module $1 (none: not built)
+  compgen -G "$bin/$1.build/*.o" >/dev/null || return 0
   nm --defined-only "$bin/$1.build/"*.o 2>/dev/null | awk '$2 ~ /^[TW]$/ {print $3}' | sort -u
 }
 

@@ -2,7 +2,9 @@
 # What an app gets from a tagged version: copies this checkout into a scratch git repository, tags
 # it 1.0.0, builds a consumer package that depends on it with `from: "1.0.0"` and no flags
 # (`swift build -c release`), and checks that the consumer runs the CPU's best kernel level — not
-# baseline on an AVX2 or AVX-512 host. Usage: Tools/isa/consumer_app_check.sh [SCRATCH_DIR]
+# baseline on an AVX2 or AVX-512 host. The app links the BlazeKit and BlazeEngine products (every
+# library module but the converter), so its build is also what .ci/run's ISA isolation check
+# reads: SCRATCH_DIR/ConsumerApp/.build/release. Usage: Tools/isa/consumer_app_check.sh [SCRATCH_DIR]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$(pwd)
@@ -25,11 +27,13 @@ import PackageDescription
 let package = Package(
     name: "ConsumerApp",
     dependencies: [.package(url: "file://$scratch/BlazeKit", from: "1.0.0")],
-    targets: [.executableTarget(name: "ConsumerApp", dependencies: [.product(name: "BlazeEngine", package: "BlazeKit")])]
+    targets: [.executableTarget(name: "ConsumerApp", dependencies: [.product(name: "BlazeKit", package: "BlazeKit"), .product(name: "BlazeEngine", package: "BlazeKit")])]
 )
 MANIFEST
 cat > "$scratch/ConsumerApp/Sources/ConsumerApp/main.swift" <<'MAIN'
 import BlazeEngine
+import BlazeKit
+_ = HandLandmarkerOptions()
 print("isa \(try KernelLevels.active()) best \(ISALevel.best) supported \(ISALevel.supported.map(\.rawValue).joined(separator: ","))")
 MAIN
 (cd "$scratch/ConsumerApp" && swift build -c release 1>&2)

@@ -2,12 +2,13 @@ import BlazeConvert
 import BlazeEngine
 import Foundation
 
-// Writes the generated seeds of the fuzz corpora (run from Fuzz/Seeds: swift run fuzz-seeds ../Corpus):
+// Writes the generated seeds of the fuzz corpora into Fuzz/Seeds/Generated (Fuzz/Seeds/generate.sh),
+// which are committed and copied into the corpora by Fuzz/seed_corpora.sh:
 // the two small .bkm graphs of the converter's tests (BKMTestGraphs.swift and SeededRandom.swift
 // are links to the test sources) and .npy arrays of a few shapes. Deterministic: rerunning
 // rewrites the same bytes.
 
-let out = URL(fileURLWithPath: CommandLine.arguments.count > 1 ? CommandLine.arguments[1] : "../Corpus")
+let out = URL(fileURLWithPath: CommandLine.arguments.count > 1 ? CommandLine.arguments[1] : "Generated")
 func write(_ bytes: [UInt8], _ target: String, _ name: String) throws {
     let dir = out.appendingPathComponent(target)
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
