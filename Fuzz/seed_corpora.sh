@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Seeds Fuzz/Corpus/<target>/ from the repository's own test fixtures (small files only) and
 # from the generated seeds (Fuzz/Seeds/Generated: small .bkm graphs and .npy arrays, committed;
-# Fuzz/Seeds/generate.sh rewrites them). Run from anywhere; rerunning gives the same files. libFuzzer adds what it finds to these folders while it runs.
+# Fuzz/Seeds/generate.sh rewrites them). Run from anywhere; rerunning gives the same files.
+# libFuzzer adds what it finds to these folders while it runs.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 corpus="$root/Fuzz/Corpus"
@@ -20,5 +21,4 @@ find "$root/Tests/BlazeVideoTests/Fixtures" -type f \( -name '*.mp4' -o -name '*
 # TFLite: the smallest bundled source model and the one-op fixtures (custom ops with their options among them).
 cp "$root/Models/sources/face_detection_short_range.tflite" "$root"/Tests/BlazeConvertTests/Fixtures/ops/*.tflite "$corpus/fuzz-tflite/"
 # .bkm and .npy: the committed generated seeds (no build here: CI would pay a whole library build).
-cp "$root"/Fuzz/Seeds/Generated/fuzz-bkm/* "$corpus/fuzz-bkm/"
-cp "$root"/Fuzz/Seeds/Generated/fuzz-npy/* "$corpus/fuzz-npy/"
+for seeds in "$root"/Fuzz/Seeds/Generated/*/; do cp "$seeds"* "$corpus/$(basename "$seeds")/"; done

@@ -31,8 +31,10 @@ defined_functions() {  # global or weak text symbols defined by the objects of m
   nm --defined-only "$bin/$1.build/"*.o 2>/dev/null | awk '$2 ~ /^[TW]$/ {print $3}' | sort -u
 }
 
-modules=$(cd "$bin" && ls -d *.build 2>/dev/null | sed 's/\.build$//' | grep -v -E 'Tests$|PackageTests|^blaze|^bench')
-[ "${ISA_CHECK:-all}" = instructions ] && modules=""
+modules=""
+if [ "${ISA_CHECK:-all}" != instructions ]; then
+  modules=$(cd "$bin" && ls -d *.build 2>/dev/null | sed 's/\.build$//' | grep -v -E 'Tests$|PackageTests|^blaze|^bench')
+fi
 for m in $modules; do defined_functions "$m" > "$tmp/$m"; done
 for isa in "${isa_modules[@]}"; do
   [ -f "$tmp/$isa" ] || continue
