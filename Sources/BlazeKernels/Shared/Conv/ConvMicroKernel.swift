@@ -49,6 +49,10 @@ struct ConvTileJob {
     /// Read in the epilogue, not held in registers across the K loop: two to four bound vectors
     /// live through it made 16-register tiles (6×2 of 8 lanes) spill accumulators on every K step.
     var bounds: UnsafePointer<Float>
+    /// Strips only (`ConvStrip`): blocks of NV vectors computed for each tile before the next
+    /// tile, their packed weights `blockWeightStride` floats apart and channels NV·lanes apart.
+    var stripBlocks: Int = 1
+    var blockWeightStride: Int = 0
 }
 
 enum ConvTile<V: KernelVector, let MR: Int, let NV: Int> {
@@ -79,10 +83,11 @@ enum ConvTile<V: KernelVector, let MR: Int, let NV: Int> {
         }
     }
 
-    /// `count` whole tiles in a row (pixel tile `i` starts `i·MR` pixels after `j`'s), all pixels
-    /// stored and every lane of the NV vectors a real channel (`j.outLanes == NV·lanes`, and the
-    /// residual's too): one call and the fusion switch for the whole strip, the epilogue inlined.
-    /// Small-K layers (K = 8…32) spent as long in a per-tile call as in its K loop.
+    /// `count` whole tiles in a row (pixel tile `i` starts `i·MR` pixels after `j`'s), each over
+    /// `j.stripBlocks` blocks of NV vectors, all pixels stored and every lane of the vectors a
+    /// real channel (`j.outLanes == NV·lanes`, and the residual's too): one call and the fusion
+    /// switch for the whole strip, the epilogue inlined. Small-K layers (K = 8…32) spent as long
+    /// in a per-tile call as in its K loop.
     @inline(__always)
     static func runStrip(_ j: ConvTileJob, count: Int) {
         switch j.mode {
@@ -143,7 +148,9 @@ enum ConvTile<V: KernelVector, let MR: Int, let NV: Int> {
     }
 }
 
-/// `ConvTile.runStrip` for fusion flags `F` (see `ConvFinish`).
+/// `ConvTile.runStrip` for fusion flags `F` (see `ConvFinish`): tile by tile, and within a tile
+/// block by block (block `b`'s weights `b·blockWeightStride` floats after `j.w`, its bias, alpha,
+/// output and residual `b·NV·lanes` channels after the first block's).
 enum ConvStrip<V: KernelVector, let MR: Int, let NV: Int, let F: Int> {
     @inline(never)
     static func run(_ j: ConvTileJob, count: Int) {
@@ -152,22 +159,29 @@ enum ConvStrip<V: KernelVector, let MR: Int, let NV: Int, let F: Int> {
         var a = j.a, out = j.out
         var res = residual ? j.residual! : j.bias
         let aStep = MR &* j.lda, oStep = MR &* j.ldo, rStep = residual ? MR &* j.ldr : 0
+        let width = NV &* L
         for _ in 0..<count {
-            let acc = ConvTile<V, MR, NV>.accumulate(j, a: a)
-            // Loaded after the K loop, per tile: the stores to `out` may alias `bounds`, so LLVM
-            // cannot hoist them into registers held across the loop.
-            let lo = V(splat: j.bounds[0]), hi = V(splat: j.bounds[1])
-            let lo2 = V(splat: j.bounds[2]), hi2 = V(splat: j.bounds[3])
-            for m in 0..<MR {
-                let o = out + m &* j.ldo
-                let r = res + m &* j.ldr
-                for v in 0..<NV {
-                    var y = acc[m][v]
-                    if clamp { y = y.clampedBelow(lo).clampedAbove(hi) }
-                    if residual { y = y.add(V.load(r + v &* L)) }
-                    if residualClamp { y = y.clampedBelow(lo2).clampedAbove(hi2) }
-                    if prelu { y = y.prelu(V.load(j.alpha + v &* L)) }
-                    y.store(o + v &* L)
+            var jb = j
+            for b in 0..<j.stripBlocks {
+                let c = b &* width
+                jb.w = j.w + b &* j.blockWeightStride
+                jb.bias = j.bias + c
+                let acc = ConvTile<V, MR, NV>.accumulate(jb, a: a)
+                // Loaded after the K loop, per tile: the stores to `out` may alias `bounds`, so LLVM
+                // cannot hoist them into registers held across the loop.
+                let lo = V(splat: j.bounds[0]), hi = V(splat: j.bounds[1])
+                let lo2 = V(splat: j.bounds[2]), hi2 = V(splat: j.bounds[3])
+                for m in 0..<MR {
+                    let o = out + (m &* j.ldo &+ c)
+                    let r = res + (m &* j.ldr &+ c)
+                    for v in 0..<NV {
+                        var y = acc[m][v]
+                        if clamp { y = y.clampedBelow(lo).clampedAbove(hi) }
+                        if residual { y = y.add(V.load(r + v &* L)) }
+                        if residualClamp { y = y.clampedBelow(lo2).clampedAbove(hi2) }
+                        if prelu { y = y.prelu(V.load(j.alpha + (c &+ v &* L))) }
+                        y.store(o + v &* L)
+                    }
                 }
             }
             a += aStep
