@@ -14,9 +14,11 @@ BlazeKit/LiteRT ratios (< 1 means BlazeKit is faster).
 
 --lockstep (the better method on a shared machine) keeps one `bench --serve` process and one LiteRT
 interpreter per model and thread count alive and alternates short blocks of runs between them
-(--block runs each, --rounds × --runs runs per side in all). Each block pair sees the same machine
-load, so the ratio reported is the median of the per-pair ratios of block medians; the times are
-the medians of all samples.
+(--block runs each, --rounds × --runs runs per side in all), every thread count of a model in the
+same rotation. Each block pair sees the same machine load, so the ratio reported is the median of
+the per-pair ratios of block medians; the times are the medians of all samples. A second table gives
+each side's speed-up over the first thread count, the median of the per-round ratios (on a VM whose
+speed drifts by 1.5× from minute to minute, speed-ups from separate minutes mean little).
 
 One build, `.build/release/bench` (`swift build -c release`, what an app gets), built first if
 missing unless --no-build is given. --levels default (the CPU's best kernel level) and/or named
@@ -129,35 +131,63 @@ class BenchServer:
 
 
 def lockstep(args, workdir):
-    """Per model, thread count and build: alternating blocks of LiteRT and BlazeKit runs."""
+    """Per model: alternating blocks of LiteRT and BlazeKit runs, every thread count in the same
+    rotation (so the speed-ups between thread counts are measured under the same load too)."""
     rows = {}  # (stem, threads) -> (litert ms, {build: (ms, ratio)})
+    speedups = {}  # (stem, threads) -> (litert speed-up, {build: speed-up}) over the first thread count
     isa = {}
     blocks = max(1, args.rounds * args.runs // args.block)
     for stem in args.model:
         path = tflite_path(stem, workdir)
-        for threads in args.threads:
-            if args.quiet is not None:
-                wait_for_quiet(args.quiet, 600)
-            log(f"lockstep: {stem} at {threads} thread(s), {blocks} block pairs of {args.block} runs")
-            lite = LiteRTModel(path, threads)
-            servers = {b: BenchServer(b, ["--model", stem], threads) for b in args.builds}
-            lite_all, ours_all, ratios = [], {b: [] for b in args.builds}, {b: [] for b in args.builds}
-            for _ in range(blocks):
-                lite_block = lite.samples_ms(args.block)
-                lite_all += lite_block
-                for b, server in servers.items():
-                    time.sleep(0.002)  # let the other side's idle threads stop spinning
+        if args.quiet is not None:
+            wait_for_quiet(args.quiet, 600)
+        log(f"lockstep: {stem} at {' and '.join(map(str, args.threads))} thread(s), {blocks} rounds of one block of {args.block} runs per side and thread count")
+        lite = {t: LiteRTModel(path, t) for t in args.threads}
+        servers = {t: {b: BenchServer(b, ["--model", stem], t) for b in args.builds} for t in args.threads}
+        lite_all = {t: [] for t in args.threads}
+        ours_all = {t: {b: [] for b in args.builds} for t in args.threads}
+        ratios = {t: {b: [] for b in args.builds} for t in args.threads}
+        lite_medians = {t: [] for t in args.threads}
+        ours_medians = {t: {b: [] for b in args.builds} for t in args.threads}
+        for _ in range(blocks):
+            for t in args.threads:
+                lite_block = lite[t].samples_ms(args.block)
+                lite_all[t] += lite_block
+                lite_medians[t].append(statistics.median(lite_block))
+                for b, server in servers[t].items():
+                    # Let the other side's idle threads stop: a bench worker polls for up to
+                    # 2.3 ms after its last task before it parks (WorkerPool).
+                    time.sleep(0.003)
                     block = server.samples_ms(args.block)
-                    ours_all[b] += block
-                    ratios[b].append(statistics.median(block) / statistics.median(lite_block))
-                time.sleep(0.002)
-            for b, server in servers.items():
+                    ours_all[t][b] += block
+                    ours_medians[t][b].append(statistics.median(block))
+                    ratios[t][b].append(statistics.median(block) / statistics.median(lite_block))
+                time.sleep(0.003)
+        for t in args.threads:
+            for b, server in servers[t].items():
                 isa[b] = server.isa
                 server.close()
-            del lite
-            rows[(stem, threads)] = (statistics.median(lite_all),
-                                     {b: (statistics.median(ours_all[b]), statistics.median(ratios[b])) for b in args.builds})
-    return rows, isa
+            rows[(stem, t)] = (statistics.median(lite_all[t]),
+                               {b: (statistics.median(ours_all[t][b]), statistics.median(ratios[t][b])) for b in args.builds})
+            first = args.threads[0]
+            speedups[(stem, t)] = (
+                statistics.median([x / y for x, y in zip(lite_medians[first], lite_medians[t])]),
+                {b: statistics.median([x / y for x, y in zip(ours_medians[first][b], ours_medians[t][b])]) for b in args.builds})
+        del lite
+    return rows, speedups, isa
+
+
+def print_speedups(builds, first, speedups):
+    """Speed at each thread count over the first, per side: medians of per-round ratios."""
+    header, rule = f"| model | threads | LiteRT speed-up over {first} |", "|---|---:|---:|"
+    for build in builds:
+        header += f" {build} speed-up |"
+        rule += "---:|"
+    print(header)
+    print(rule)
+    for (stem, threads), (lite, ours) in speedups.items():
+        if threads != first:
+            print(f"| {stem} | {threads} | {lite:.2f} |" + "".join(f" {ours[b]:.2f} |" for b in builds))
 
 
 def print_table(builds, rows):
@@ -206,7 +236,7 @@ def main():
 
     if args.lockstep:
         with tempfile.TemporaryDirectory() as workdir:
-            rows, isa = lockstep(args, workdir)
+            rows, speedups, isa = lockstep(args, workdir)
         print(f"Measured {datetime.date.today().isoformat()} on {cpu_name()} ({os.cpu_count()} cores, {platform.system()} "
               f"{platform.machine()}), LiteRT {litert_version} (XNNPACK), "
               + ", ".join(f"{b}: level {isa[b]}" for b in args.builds)
@@ -214,6 +244,9 @@ def main():
               f"{args.rounds * args.runs} runs per side; times are medians of all runs, ratio = median of "
               f"the per-block-pair ratios = BlazeKit / LiteRT (< 1: BlazeKit faster).\n")
         print_table(args.builds, [(stem, threads, ref, list(ours.values())) for (stem, threads), (ref, ours) in rows.items()])
+        if len(args.threads) > 1:
+            print(f"\nSpeed-up over {args.threads[0]} thread(s), the same rounds: median of the per-round ratios of block medians.\n")
+            print_speedups(args.builds, args.threads[0], speedups)
         return
 
     litert = {}   # (stem, threads) -> [round medians]
