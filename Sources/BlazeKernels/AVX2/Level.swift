@@ -14,7 +14,8 @@ enum ConvTiles {
     /// measured on AMD Zen 3, time over the next best tile, 49×192→1152 0.98, 49×1152→192 0.95,
     /// 49×672→112 0.97; whole nets 0.98–1.00.
     static let shapes: [TileShape] = [
-        TileShape(mr: 1, maxNV: 4), TileShape(mr: 2, maxNV: 4), TileShape(mr: 4, maxNV: 3), TileShape(mr: 5, maxNV: 2), TileShape(mr: 6, maxNV: 2), TileShape(mr: 8, maxNV: 1), TileShape(mr: 12, maxNV: 1)
+        TileShape(mr: 1, maxNV: 4), TileShape(mr: 2, maxNV: 4), TileShape(mr: 4, maxNV: 3), TileShape(mr: 5, maxNV: 2), TileShape(mr: 6, maxNV: 2), TileShape(mr: 8, maxNV: 1),
+        TileShape(mr: 12, maxNV: 1)
     ]
 
     /// One MR×NV tile of `W` vectors (`Vec`, or `NarrowVec` for `narrowShapes`), or (`strip`)
