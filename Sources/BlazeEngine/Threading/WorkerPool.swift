@@ -121,7 +121,10 @@ public final class WorkerPool: @unchecked Sendable {
 /// task with a compare-exchange that also checks the tag, so a worker that wakes late (or is still
 /// leaving the previous job) can never claim a task of a job it did not see published. The caller
 /// waits for `remaining` (tasks not yet finished) to reach 0, not for the workers: a parked or
-/// descheduled worker that claimed nothing costs the caller nothing.
+/// descheduled worker that claimed nothing costs the caller nothing. Each thread subtracts its
+/// finished tasks once, after its last one: `remaining` is the one line all threads write, and a
+/// subtraction per task made an 8-task dispatch of empty tasks on 2 threads take 2.1 µs instead
+/// of 0.7 µs (AMD Zen 3).
 final class PoolState: @unchecked Sendable {
     /// Next unclaimed task of one thread's range (`tag << 32 | index`), alone on its cache line.
     final class TaskCounter {
@@ -134,7 +137,7 @@ final class PoolState: @unchecked Sendable {
     let generation = Atomic<Int>(0)
     /// `tag << 32 | taskCount` of the current job.
     let jobInfo = Atomic<UInt64>(0)
-    /// Tasks of the current job not yet finished.
+    /// Tasks of the current job not yet finished (as reported: once per thread, see `work`).
     let remaining = Atomic<Int>(0)
     /// One per thread (the caller is 0).
     let counters: [TaskCounter]
@@ -213,6 +216,7 @@ final class PoolState: @unchecked Sendable {
         guard info >> 32 == tag else { return }
         let count = Int(truncatingIfNeeded: info & 0xFFFF_FFFF), threads = s.threadCount
         var job: (any ParallelJob)?
+        var done = 0
         for k in 0..<threads {
             let owner = (thread &+ k) % threads
             let end = WorkerPool.part(owner, of: threads, count: count).upperBound
@@ -220,9 +224,10 @@ final class PoolState: @unchecked Sendable {
             while let t = claim(counter, tag: tag, end: end) {
                 if job == nil { job = s.slot.pointee }
                 job!.runTask(t)
-                s.remaining.subtract(1, ordering: .releasing)
+                done &+= 1
             }
         }
+        if done > 0 { s.remaining.subtract(done, ordering: .releasing) }
     }
 
     /// Spins, then yields, then parks until `generation` differs from `seen`; returns the new value.
