@@ -146,7 +146,6 @@ def lockstep(args, workdir):
         servers = {t: {b: BenchServer(b, ["--model", stem], t) for b in args.builds} for t in args.threads}
         lite_all = {t: [] for t in args.threads}
         ours_all = {t: {b: [] for b in args.builds} for t in args.threads}
-        ratios = {t: {b: [] for b in args.builds} for t in args.threads}
         lite_medians = {t: [] for t in args.threads}
         ours_medians = {t: {b: [] for b in args.builds} for t in args.threads}
         for _ in range(blocks):
@@ -161,18 +160,21 @@ def lockstep(args, workdir):
                     block = server.samples_ms(args.block)
                     ours_all[t][b] += block
                     ours_medians[t][b].append(statistics.median(block))
-                    ratios[t][b].append(statistics.median(block) / statistics.median(lite_block))
                 time.sleep(0.003)
+        first = args.threads[0]
+
+        def median_ratio(xs, ys):
+            return statistics.median([x / y for x, y in zip(xs, ys)])
+
         for t in args.threads:
             for b, server in servers[t].items():
                 isa[b] = server.isa
                 server.close()
             rows[(stem, t)] = (statistics.median(lite_all[t]),
-                               {b: (statistics.median(ours_all[t][b]), statistics.median(ratios[t][b])) for b in args.builds})
-            first = args.threads[0]
-            speedups[(stem, t)] = (
-                statistics.median([x / y for x, y in zip(lite_medians[first], lite_medians[t])]),
-                {b: statistics.median([x / y for x, y in zip(ours_medians[first][b], ours_medians[t][b])]) for b in args.builds})
+                               {b: (statistics.median(ours_all[t][b]), median_ratio(ours_medians[t][b], lite_medians[t]))
+                                for b in args.builds})
+            speedups[(stem, t)] = (median_ratio(lite_medians[first], lite_medians[t]),
+                                   {b: median_ratio(ours_medians[first][b], ours_medians[t][b]) for b in args.builds})
         del lite
     return rows, speedups, isa
 
