@@ -192,19 +192,6 @@ enum ConvStrip<V: KernelVector, let MR: Int, let NV: Int, let F: Int> {
                 jb.w = j.w + b &* j.blockWeightStride
                 jb.bias = j.bias + c
                 let acc = ConvTile<V, MR, NV>.accumulate(jb, a: a)
-                if prelu || residualClamp || (clamp && residual && MR >= 12) {
-                    // Out of line, as in `ConvTile.run`: inlined, these epilogues' extra vectors
-                    // (alpha, the second bounds; bounds + residual beside 12 rows) made LLVM store
-                    // 12-accumulator tiles' accumulators to the stack on every K step.
-                    var result = acc
-                    jb.out = out + c
-                    if residual { jb.residual = res + c }
-                    jb.alpha = j.alpha + c
-                    jb.storeFrom = 0
-                    jb.storeTo = MR
-                    ConvFinish<V, MR, NV, F>.run(&result, jb)
-                    continue
-                }
                 // Loaded after the K loop, per tile: the stores to `out` may alias `bounds`, so LLVM
                 // cannot hoist them into registers held across the loop.
                 let lo = V(splat: j.bounds[0]), hi = V(splat: j.bounds[1])
