@@ -53,6 +53,10 @@ struct ConvTileJob {
     /// tile, their packed weights `blockWeightStride` floats apart and channels NV·lanes apart.
     var stripBlocks: Int = 1
     var blockWeightStride: Int = 0
+    /// Contiguous K segments prefetch two cache lines per four K steps, `prefetchAhead` floats
+    /// past the current weights (0: the current lines, nothing new). Strips point it at the next
+    /// run of blocks, a different pair of lines per tile (`ConvStrip`).
+    var prefetchAhead: Int = 0
 }
 
 enum ConvTile<V: KernelVector, let MR: Int, let NV: Int> {
@@ -137,6 +141,8 @@ enum ConvTile<V: KernelVector, let MR: Int, let NV: Int> {
                 // whole nets 0.90–0.98 of the one-step loop).
                 if j.strideK == 1 {
                     while n >= 4 {
+                        prefetchForRead(UnsafeRawPointer(wp + j.prefetchAhead))
+                        prefetchForRead(UnsafeRawPointer(wp + j.prefetchAhead + 16))
                         step(&acc, a: ap, lda: lda, w: wp)
                         step(&acc, a: ap + 1, lda: lda, w: wp + wk)
                         step(&acc, a: ap + 2, lda: lda, w: wp + 2 &* wk)
@@ -185,8 +191,11 @@ enum ConvStrip<V: KernelVector, let MR: Int, let NV: Int, let F: Int> {
         var res = residual ? j.residual! : j.bias
         let aStep = MR &* j.lda, oStep = MR &* j.ldo, rStep = residual ? MR &* j.ldr : 0
         let width = NV &* L
-        for _ in 0..<count {
+        for t in 0..<count {
             var jb = j
+            // Four K steps of weights are NV·L/4 lines; tile t prefetches lines 2t and 2t + 1 of each
+            // (mod that), so any strip of NV·L/8 tiles or more fetches every line of the next run.
+            if j.prefetchAhead != 0 { jb.prefetchAhead = j.prefetchAhead &+ ((2 &* t) % max(1, NV &* L / 4)) &* 16 }
             for b in 0..<j.stripBlocks {
                 let c = b &* width
                 jb.w = j.w + b &* j.blockWeightStride
