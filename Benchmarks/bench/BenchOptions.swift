@@ -7,7 +7,7 @@ import BlazeModels
 ///     bench --profile [--threads N] [--model STEM]… [--top N]   (time per op, slowest first)
 ///     bench --roofline   (register-only multiply-add peak of each kernel level this CPU runs)
 ///     bench --soak [--frames N] [--threads N] [--json]   (long-running video and live-stream modes, see `Soak`)
-///     bench --layer pointwise P K O | depthwise H W C K S [--tile MRxNV | T] [--versus MRxNV | T] [--relu6] [--runs N]   (one layer alone, hot and cold cache, see `LayerBench`)
+///     bench --layer pointwise P K O | depthwise H W C K S [--tile MRxNV | T] [--versus MRxNV | T] [--relu6] [--residual R] [--runs N]   (one layer alone, hot and cold cache, see `LayerBench`)
 ///     bench --serve --model STEM [--threads N]   (times blocks of runs on request from stdin, see `serve`)
 ///     bench --serve --model-file PATH.bkm [--threads N]   (the same for any converted model)
 ///
@@ -41,7 +41,7 @@ struct BenchOptions {
     var modelFile: String?
 
     static let usage =
-        "usage: bench [--json] [--threads N] [--model STEM]… [--runs N] [--no-alloc-count] | bench --profile [--threads N] [--model STEM]… [--top N] | bench --roofline | bench --soak [--frames N] [--threads N] [--json] | bench --layer (pointwise P K O | depthwise H W C K S) [--tile MRxNV | T] [--versus MRxNV | T] [--relu6] [--runs N] | bench --serve (--model STEM | --model-file PATH.bkm) [--threads N]"
+        "usage: bench [--json] [--threads N] [--model STEM]… [--runs N] [--no-alloc-count] | bench --profile [--threads N] [--model STEM]… [--top N] | bench --roofline | bench --soak [--frames N] [--threads N] [--json] | bench --layer (pointwise P K O | depthwise H W C K S) [--tile MRxNV | T] [--versus MRxNV | T] [--relu6] [--residual R] [--runs N] | bench --serve (--model STEM | --model-file PATH.bkm) [--threads N]"
 
     init(_ args: [String]) throws {
         var i = 0
@@ -89,6 +89,12 @@ struct BenchOptions {
             case "--versus":
                 guard layer != nil else { throw BlazeError(.invalidInput, "--versus goes after --layer") }
                 try LayerBench.parseTile(try next(), into: &layer!, versus: true)
+            case "--residual":
+                guard layer?.kind == .pointwise else { throw BlazeError(.invalidInput, "--residual goes after --layer pointwise") }
+                guard let r = Int(try next()), r >= 0, r <= layer!.sizes[2] else {
+                    throw BlazeError(.invalidInput, "--residual expects the residual's channels, 0...O")
+                }
+                layer?.residualChannels = r
             case "--relu6":
                 guard layer != nil else { throw BlazeError(.invalidInput, "--relu6 goes after --layer") }
                 layer?.activation = .relu6

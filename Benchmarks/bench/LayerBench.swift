@@ -1,9 +1,9 @@
 import BlazeEngine
 import Foundation
 
-/// `bench --layer pointwise P K O [--tile MRxNV] [--relu6]`: one 1×1 conv of P pixels, K input
-/// and O output channels; `bench --layer depthwise H W C K S [--tile T] [--relu6]`: one K×K
-/// depthwise conv of stride S (SAME padding) over an H×W×C input, tiles of T pixels forced with
+/// `bench --layer pointwise P K O [--tile MRxNV] [--relu6] [--residual R]`: one 1×1 conv of P
+/// pixels, K input and O output channels (with a fused residual ADD of R channels + ReLU);
+/// `bench --layer depthwise H W C K S [--tile T] [--relu6]`: one K×K depthwise conv of stride S (SAME padding) over an H×W×C input, tiles of T pixels forced with
 /// `--tile`. Either runs on the active kernel level, timed alone, one thread. Two figures:
 /// `hot` runs it back to back on the same buffers (everything it touches stays in cache), `cold`
 /// runs it after streaming through a buffer larger than the last-level cache share, as a layer in
@@ -24,6 +24,9 @@ enum LayerBench {
         var versus: ConvTileShape?
         var versusPixels: Int?
         var activation: Activation = .none
+        /// Pointwise `--residual R`: a fused residual ADD of R channels per pixel (R ≤ O; the
+        /// last O − R channels get none, as after a channel-padding PAD) followed by a ReLU.
+        var residualChannels: Int?
     }
 
     /// Values after `--layer` that `kind` takes (nil: no such layer kind).
@@ -88,12 +91,16 @@ enum LayerBench {
         let bias = (0..<O).map { _ in Float.random(in: -1...1, using: &rng) }
         let input = Aligned((0..<(P * K)).map { _ in Float.random(in: -1...1, using: &rng) })
         let output = Aligned([Float](repeating: 0, count: P * O))
+        let residualChannels = spec.residualChannels
+        let residual = residualChannels.map { R in Aligned((0..<(P * R)).map { _ in Float.random(in: -1...1, using: &rng) }) }
+        let residualPointer = residual.map { UnsafePointer($0.pointer) }
         func make(_ tile: ConvTileShape?) -> any ConvKernel {
             filter.withUnsafeBufferPointer { f in
                 bias.withUnsafeBufferPointer { b in
                     kernels.conv(
                         params: Conv2DParams(padding: .valid, activation: spec.activation), geometry: g, filter: f.baseAddress!,
-                        bias: b.baseAddress!, prelu: nil, residualActivation: .none, residualChannels: nil,
+                        bias: b.baseAddress!, prelu: nil, residualActivation: residualChannels == nil ? .none : .relu,
+                        residualChannels: residualChannels,
                         backend: tile == nil ? .automatic : .simd, tile: tile, channelMajorInput: false)
                 }
             }
@@ -101,15 +108,15 @@ enum LayerBench {
         func name(_ k: any ConvKernel) -> String { name(ConvTileShape(rows: k.tileRows, maxVectors: k.tileVectors, lanes: k.tileLanes)) }
         let kernel = make(spec.tile)
         try printTimes(
-            "pointwise P=\(P) K=\(K) O=\(O) level \(level) path \(kernel.kind) tile \(name(kernel))",
+            "pointwise P=\(P) K=\(K) O=\(O)" + (residualChannels.map { " residual \($0)" } ?? "") + " level \(level) path \(kernel.kind) tile \(name(kernel))",
             flops: kernel.flops, level: level, runs: runs
-        ) { kernel.run(input: input.pointer, output: output.pointer, residual: nil, work: 0..<kernel.workCount) }
+        ) { kernel.run(input: input.pointer, output: output.pointer, residual: residualPointer, work: 0..<kernel.workCount) }
         if let versus = spec.versus {
             let other = make(versus)
             printVersus(name(other), over: name(kernel), runs: runs) {
-                kernel.run(input: input.pointer, output: output.pointer, residual: nil, work: 0..<kernel.workCount)
+                kernel.run(input: input.pointer, output: output.pointer, residual: residualPointer, work: 0..<kernel.workCount)
             } versus: {
-                other.run(input: input.pointer, output: output.pointer, residual: nil, work: 0..<other.workCount)
+                other.run(input: input.pointer, output: output.pointer, residual: residualPointer, work: 0..<other.workCount)
             }
         }
     }

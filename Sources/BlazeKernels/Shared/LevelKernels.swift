@@ -115,7 +115,8 @@ enum PeakProbe<V: KernelVector> {
 }
 
 /// `LevelKernels.partialVectorFaults()`: loads see only `count` floats before a sentinel (the
-/// other lanes must be 0); stores must leave the float after `count` lanes untouched.
+/// other lanes must be 0); stores must leave the float after `count` lanes untouched; lane
+/// masks (`zeroing`, `blended`) keep exactly the first `count` lanes.
 enum PartialVectorCheck {
     static func faults<V: KernelVector>(_: V.Type) -> Int {
         let L = V.laneCount
@@ -129,6 +130,10 @@ enum PartialVectorCheck {
             for i in 0..<(2 * L + 1) { memory[i] = i < L ? Float(i + 1) : -7 }
             V.load(memory).store(memory + L, count: count)
             for i in 0...L where memory[L + i] != (i < count ? Float(i + 1) : -7) { faults += 1 }
+            V.load(memory).zeroing(fromLane: count).store(memory + L)
+            for i in 0..<L where memory[L + i] != (i < count ? Float(i + 1) : 0) { faults += 1 }
+            V.load(memory).blended(over: V(splat: -5), lanes: count).store(memory + L)
+            for i in 0..<L where memory[L + i] != (i < count ? Float(i + 1) : -5) { faults += 1 }
         }
         return faults
     }

@@ -312,6 +312,36 @@ import Testing
         }
     }
 
+    /// Strips of whole tiles whose last channel vector is partial (O not a multiple of the lanes,
+    /// or a channel-padded residual ending inside it): large maps (one channel group, the tail
+    /// stored as blended whole vectors) and small ones (several groups, lane by lane), pointwise
+    /// and k×k, with every fusion, in place, and residuals ending before, inside or at the tail.
+    @Test(arguments: KernelLevels.runnable) func stripsWithPartialLastVector(level: ISALevel) throws {
+        let K = try KernelLevels.kernels(for: level)
+        var rng = SIMDTestRNG(seed: 14)
+        let L = K.lanes
+        for (h, w, c, o) in [(64, 64, 24, 28), (32, 32, 32, 36), (32, 32, 36, 42), (16, 16, 80, 88), (7, 9, 64, 72), (40, 40, 5, L + 3)] {
+            for residualKind in 0..<6 {
+                let residualChannels: Int? =
+                    switch residualKind {
+                    case 3: o - o % L - 2  // ends inside the last whole vector
+                    case 4: o - 1  // ends inside the partial vector
+                    case 5: o - o % L  // ends where the partial vector starts
+                    default: nil
+                    }
+                for kernel in [1, 3] {
+                    // k×k: at most 24 input channels, so K stays where the float tolerance holds.
+                    let t = ConvCase(
+                        h: h, w: w, c: kernel == 1 ? c : min(c, 24), o: o, kh: kernel, kw: kernel, padding: kernel == 1 ? .valid : .same,
+                        activation: Self.activations.randomElement(using: &rng)!, prelu: Bool.random(using: &rng),
+                        residual: residualKind > 0, residualActivation: Self.activations.randomElement(using: &rng)!,
+                        residualChannels: residualChannels, inPlace: residualKind == 2, bias: Bool.random(using: &rng))
+                    #expect(Self.check(K, t, &rng), "\(t)")
+                }
+            }
+        }
+    }
+
     @Test(arguments: KernelLevels.runnable) func pointwiseResidualLayouts(level: ISALevel) throws {
         let K = try KernelLevels.kernels(for: level)
         var rng = SIMDTestRNG(seed: 12)

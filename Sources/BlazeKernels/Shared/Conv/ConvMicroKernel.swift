@@ -57,6 +57,12 @@ struct ConvTileJob {
     /// past the current weights (0: the current lines, nothing new). Strips point it at the next
     /// run of blocks, a different pair of lines per tile (`ConvStrip`).
     var prefetchAhead: Int = 0
+    /// Strips only: the real output channels and residual channels of the last vector of the
+    /// strip's last block (`lanes` and `lanes` when whole; every other vector is whole in both).
+    /// A partial one is read and written as whole vectors: each pixel's reaches into the next
+    /// pixel's first channels, which must exist and belong to the same thread (`PackedConv2D`),
+    /// and the store blends the real lanes over what is in memory there.
+    var tailLanes: Int = 0, tailResLanes: Int = 0
 }
 
 enum ConvTile<V: KernelVector, let MR: Int, let NV: Int> {
@@ -89,12 +95,15 @@ enum ConvTile<V: KernelVector, let MR: Int, let NV: Int> {
 
     /// `count` whole tiles in a row (pixel tile `i` starts `i·MR` pixels after `j`'s), each over
     /// `j.stripBlocks` blocks of NV vectors, all pixels stored and every lane of the vectors a
-    /// real channel (`j.outLanes == NV·lanes`, and the residual's too): one call and the fusion
-    /// switch for the whole strip, the epilogue inlined. Small-K layers (K = 8…32) spent as long
+    /// real channel but in the last vector of the last block (`j.tailLanes`, `j.tailResLanes`):
+    /// one call and the fusion switch for the whole strip, the epilogue inlined. Small-K layers (K = 8…32) spent as long
     /// in a per-tile call as in its K loop.
     @inline(__always)
     static func runStrip(_ j: ConvTileJob, count: Int) {
-        switch j.mode {
+        // Strips with a partial last vector are separate specialisations (flag 16): its lane
+        // handling inlined into every strip made LLVM keep whole strips' accumulators in memory.
+        let tail = j.tailLanes < V.laneCount || (j.mode & 2 != 0 && j.tailResLanes < V.laneCount)
+        switch j.mode | (tail ? 16 : 0) {
         case 0: ConvStrip<V, MR, NV, 0>.run(j, count: count)
         case 1: ConvStrip<V, MR, NV, 1>.run(j, count: count)
         case 2: ConvStrip<V, MR, NV, 2>.run(j, count: count)
@@ -106,7 +115,19 @@ enum ConvTile<V: KernelVector, let MR: Int, let NV: Int> {
         case 10: ConvStrip<V, MR, NV, 10>.run(j, count: count)
         case 11: ConvStrip<V, MR, NV, 11>.run(j, count: count)
         case 14: ConvStrip<V, MR, NV, 14>.run(j, count: count)
-        default: ConvStrip<V, MR, NV, 15>.run(j, count: count)
+        case 15: ConvStrip<V, MR, NV, 15>.run(j, count: count)
+        case 16: ConvStrip<V, MR, NV, 16>.run(j, count: count)
+        case 17: ConvStrip<V, MR, NV, 17>.run(j, count: count)
+        case 18: ConvStrip<V, MR, NV, 18>.run(j, count: count)
+        case 19: ConvStrip<V, MR, NV, 19>.run(j, count: count)
+        case 20: ConvStrip<V, MR, NV, 20>.run(j, count: count)
+        case 21: ConvStrip<V, MR, NV, 21>.run(j, count: count)
+        case 22: ConvStrip<V, MR, NV, 22>.run(j, count: count)
+        case 23: ConvStrip<V, MR, NV, 23>.run(j, count: count)
+        case 26: ConvStrip<V, MR, NV, 26>.run(j, count: count)
+        case 27: ConvStrip<V, MR, NV, 27>.run(j, count: count)
+        case 30: ConvStrip<V, MR, NV, 30>.run(j, count: count)
+        default: ConvStrip<V, MR, NV, 31>.run(j, count: count)
         }
     }
 
@@ -179,18 +200,43 @@ enum ConvTile<V: KernelVector, let MR: Int, let NV: Int> {
     }
 }
 
-/// `ConvTile.runStrip` for fusion flags `F` (see `ConvFinish`): tile by tile, and within a tile
-/// block by block (block `b`'s weights `b·blockWeightStride` floats after `j.w`, its bias, alpha,
-/// output and residual `b·NV·lanes` channels after the first block's).
+/// `ConvTile.runStrip` for fusion flags `F` (see `ConvFinish`; 16: partial tail): tile by tile,
+/// and within a tile block by block (block `b`'s weights `b·blockWeightStride` floats after `j.w`,
+/// its bias, alpha, output and residual `b·NV·lanes` channels after the first block's). The last
+/// vector of the last block may be partial (`ConvTileJob.tailLanes`, `tailResLanes`).
+///
+/// With a residual, PReLU or a partial tail the epilogue runs in two passes: the accumulators
+/// are stored as they are (to the output, or to a scratch tile when the residual is the output),
+/// then a loop over the tile's pixels reads them back and finishes them. In one pass LLVM did not
+/// unroll that loop, indexed the accumulators by pixel, and so kept them in memory: a stack
+/// store after every FMA of the K loop (8×2 tiles with residual + ReLU: 2.2× the time).
 enum ConvStrip<V: KernelVector, let MR: Int, let NV: Int, let F: Int> {
     @inline(never)
     static func run(_ j: ConvTileJob, count: Int) {
+        if F > 1 {
+            var scratch = InlineArray<MR, InlineArray<NV, ConvScratchVector<V>>>(
+                repeating: InlineArray(repeating: ConvScratchVector(value: V.zero)))
+            withUnsafeMutablePointer(to: &scratch) {
+                tiles(j, count: count, scratch: UnsafeMutableRawPointer($0).assumingMemoryBound(to: Float.self))
+            }
+        } else {
+            tiles(j, count: count, scratch: nil)
+        }
+    }
+
+    @inline(__always)
+    static func tiles(_ j: ConvTileJob, count: Int, scratch: UnsafeMutablePointer<Float>?) {
         let L = V.laneCount
         let clamp = F & 1 != 0, residual = F & 2 != 0, prelu = F & 4 != 0, residualClamp = F & 8 != 0
+        let partialTail = F & 16 != 0
         var a = j.a, out = j.out
         var res = residual ? j.residual! : j.bias
         let aStep = MR &* j.lda, oStep = MR &* j.ldo, rStep = residual ? MR &* j.ldr : 0
         let width = NV &* L
+        let lastBlock = j.stripBlocks &- 1
+        // The first pass's destination: a scratch tile when the residual is the output.
+        let inPlace = residual && UnsafeRawPointer(j.residual!) == UnsafeRawPointer(j.out)
+        let scratchStride = inPlace ? width : j.ldo
         for t in 0..<count {
             var jb = j
             // Four K steps of weights are NV·L/4 lines; tile t prefetches lines 2t and 2t + 1 of each
@@ -205,16 +251,46 @@ enum ConvStrip<V: KernelVector, let MR: Int, let NV: Int, let F: Int> {
                 // cannot hoist them into registers held across the loop.
                 let lo = V(splat: j.bounds[0]), hi = V(splat: j.bounds[1])
                 let lo2 = V(splat: j.bounds[2]), hi2 = V(splat: j.bounds[3])
+                guard let scratch else {
+                    for m in 0..<MR {
+                        let o = out + (m &* j.ldo &+ c)
+                        for v in 0..<NV {
+                            var y = acc[m][v]
+                            if clamp { y = y.clampedBelow(lo).clampedAbove(hi) }
+                            y.store(o + v &* L)
+                        }
+                    }
+                    continue
+                }
+                // The partial vector (`tail`): whole-vector loads with the lanes past the real
+                // channels masked off, stored blended over memory (see `tailLanes`).
+                let first = inPlace ? scratch : out + c
                 for m in 0..<MR {
+                    let d = first + m &* scratchStride
+                    for v in 0..<NV {
+                        let tail = v == NV &- 1 && partialTail && b == lastBlock
+                        var y = acc[m][v]
+                        if tail { y = y.blended(over: V.load(d + v &* L), lanes: j.tailLanes) }
+                        y.store(d + v &* L)
+                    }
+                }
+                for m in 0..<MR {
+                    let d = first + m &* scratchStride
                     let o = out + (m &* j.ldo &+ c)
                     let r = res + (m &* j.ldr &+ c)
                     for v in 0..<NV {
-                        var y = acc[m][v]
+                        let tail = v == NV &- 1 && partialTail && b == lastBlock
+                        var y = V.load(d + v &* L)
                         if clamp { y = y.clampedBelow(lo).clampedAbove(hi) }
-                        if residual { y = y.add(V.load(r + v &* L)) }
+                        if residual {
+                            let rv = V.load(r + v &* L)
+                            y = y.add(tail ? rv.zeroing(fromLane: j.tailResLanes) : rv)
+                        }
                         if residualClamp { y = y.clampedBelow(lo2).clampedAbove(hi2) }
                         if prelu { y = y.prelu(V.load(j.alpha + (c &+ v &* L))) }
-                        y.store(o + v &* L)
+                        let p = o + v &* L
+                        if tail { y = y.blended(over: V.load(p), lanes: j.tailLanes) }
+                        y.store(p)
                     }
                 }
             }
@@ -223,6 +299,13 @@ enum ConvStrip<V: KernelVector, let MR: Int, let NV: Int, let F: Int> {
             res += rStep
         }
     }
+}
+
+/// A vector of a strip's scratch tile. A type of this module, so the scratch's `InlineArray`
+/// specialisations are named per level: built from `SIMD16<Float>` alone, one level's copy was
+/// linked for all (the ISA isolation check caught a baseline caller of the AVX-512 one).
+struct ConvScratchVector<V: KernelVector> {
+    var value: V
 }
 
 /// The epilogue of an MR×NV tile for fusion flags `F` (`ConvTileJob.mode`): bit 0 activation

@@ -326,25 +326,51 @@ final class PackedConv2D: ConvKernel, @unchecked Sendable {
         j.alpha = base + alphaOffset + b.channel
     }
 
-    /// Whether block `b`'s whole tiles can run as one strip: every lane of its vectors is a real
-    /// output channel, and a real residual channel when there is a residual (`setBlock` first).
+    /// Whether every lane of block `b`'s vectors is a real output (and residual) channel (`setBlock` first).
     @inline(__always)
-    private func stripable(_ j: ConvTileJob, _ b: Block) -> Bool {
+    private func isWhole(_ j: ConvTileJob, _ b: Block) -> Bool {
         let width = b.nv * tileLanes
         return j.outLanes == width && (j.residual == nil || j.resLanes == width)
     }
 
-    /// How many leading blocks of `range` can run as one sweep (`ConvTileJob.stripBlocks`): as wide
-    /// as the first, each stripable (`setBlock` runs on `j`), packed equally far apart.
+    /// How many of a row's `whole` tiles block `b` runs as a strip (`setBlock` first): all when its
+    /// vectors are whole. A partial last vector is read and written whole, reaching into the next
+    /// pixel (`ConvTileJob.tailLanes`): that needs one channel group (the next pixel's other
+    /// channels are this thread's), a reach of at most one pixel, every other vector whole, and
+    /// a pixel after the strip — so its last tile runs on its own.
     @inline(__always)
-    private func sweepBlockCount(_ range: Range<Int>, _ j: inout ConvTileJob) -> Int {
+    private func stripTiles(_ j: ConvTileJob, _ b: Block, whole: Int) -> Int {
+        if isWhole(j, b) { return whole }
+        let end = b.channel + b.nv * tileLanes
+        let reach = channelGroups == 1 && end <= 2 * geometry.outC && (j.residual == nil || end <= 2 * residualChannels)
+        let inner = (b.nv - 1) * tileLanes
+        return reach && (j.residual == nil || j.resLanes >= inner) ? max(0, whole - 1) : 0
+    }
+
+    /// The strip-tail fields of `j` (`ConvTileJob.tailLanes`, `tailResLanes`) for a strip whose
+    /// last block is `b`.
+    @inline(__always)
+    private func setStripTail(_ j: inout ConvTileJob, last b: Block) {
+        let L = tileLanes
+        let inner = (b.nv - 1) * L
+        j.tailLanes = min(b.nv * L, geometry.outC - b.channel) - inner
+        j.tailResLanes = j.residual == nil ? L : min(L, max(0, residualChannels - b.channel - inner))
+    }
+
+    /// How many leading blocks of `range` can run as one sweep of `whole` tiles
+    /// (`ConvTileJob.stripBlocks`): as wide as the first, whole, packed equally far apart; or one
+    /// block with a partial last vector (`stripTiles`). `setBlock` runs on `j`.
+    @inline(__always)
+    private func sweepBlockCount(_ range: Range<Int>, whole: Int, _ j: inout ConvTileJob) -> Int {
         let first = blocks[range.lowerBound]
+        setBlock(&j, first)
+        if !isWhole(j, first) { return stripTiles(j, first, whole: whole) > 0 ? 1 : 0 }
         var n = 0
         for bi in range {
             let b = blocks[bi]
             setBlock(&j, b)
             let stride = n > 0 ? blocks[range.lowerBound + 1].offset - first.offset : 0
-            guard b.nv == first.nv, stripable(j, b), b.offset == first.offset + n * stride else { break }
+            guard b.nv == first.nv, isWhole(j, b), b.offset == first.offset + n * stride else { break }
             n += 1
         }
         return n
@@ -378,10 +404,12 @@ final class PackedConv2D: ConvKernel, @unchecked Sendable {
             // 196×672→112 0.99; whole nets 0.98–0.99 at 1 thread, 0.95–0.97 at 2).
             var first = range.lowerBound
             while whole > 0 && first < range.upperBound {
-                let swept = sweepBlockCount(first..<range.upperBound, &j)
+                let swept = sweepBlockCount(first..<range.upperBound, whole: whole, &j)
                 if swept > 0 {
                     let b = blocks[first]
+                    setStripTail(&j, last: blocks[first + swept - 1])
                     setBlock(&j, b)
+                    let tiles = stripTiles(j, b, whole: whole)
                     j.w = base + b.offset
                     j.storeFrom = 0
                     j.storeTo = mr
@@ -397,20 +425,19 @@ final class PackedConv2D: ConvKernel, @unchecked Sendable {
                     // 0.217 ms, 49×1152→192 0.260 → 0.207 (hot 0.19); whole nets, alternating runs:
                     // hand_landmark_full 0.93–0.95, hand_landmark_lite 0.975, others 0.99–1.01.
                     j.prefetchAhead = first + swept < blocks.count ? blocks[first + swept].offset - b.offset : 0
-                    ConvTiles.run(lanes: tileLanes, mr: mr, nv: b.nv, j, strip: whole)
+                    ConvTiles.run(lanes: tileLanes, mr: mr, nv: b.nv, j, strip: tiles)
                     j.stripBlocks = 1
                     j.prefetchAhead = 0
                 }
                 first += max(swept, 1)
             }
-            // What the strips left: every pixel of a block that is not full-width, the last
-            // partial tile of the others.
+            // What the strips left: every pixel of a block no strip takes, the tiles after the
+            // others' strips (the last partial tile; also the last whole one after a partial-vector strip).
             for bi in range {
                 let b = blocks[bi]
                 setBlock(&j, b)
                 j.w = base + b.offset
-                var p = p0
-                if whole > 0 && stripable(j, b) { p = p0 + whole * mr }
+                var p = p0 + stripTiles(j, b, whole: whole) * mr
                 while p < p1 {
                     let start = min(p, P - mr)  // keep the tile full (P ≥ mr by construction)
                     j.storeFrom = p - start
@@ -528,14 +555,16 @@ final class PackedConv2D: ConvKernel, @unchecked Sendable {
                     }
                     var ox = interior.lowerBound
                     let whole = interior.count / mr
-                    if whole > 0 && stripable(j, b) {
+                    let tiles = stripTiles(j, b, whole: whole)
+                    if tiles > 0 {
+                        setStripTail(&j, last: b)
                         j.storeFrom = 0
                         j.storeTo = mr
                         j.a = rowIn + (ox &* g.strideW &- g.padLeft) &* C
                         j.out = rowOut + ox &* O + b.channel
                         j.residual = rowRes.map { $0 + ox &* residualChannels + b.channel }
-                        ConvTiles.run(lanes: tileLanes, mr: mr, nv: b.nv, j, strip: whole)
-                        ox += whole * mr
+                        ConvTiles.run(lanes: tileLanes, mr: mr, nv: b.nv, j, strip: tiles)
+                        ox += tiles * mr
                     }
                     while ox < interior.upperBound {
                         let start = min(ox, interior.upperBound - mr)

@@ -16,6 +16,10 @@ protocol KernelVector {
     func store(_ p: UnsafeMutablePointer<Float>)
     /// Stores the first `count` lanes only.
     func store(_ p: UnsafeMutablePointer<Float>, count: Int)
+    /// Lanes `count...` set to 0 (a compare and a blend; `count` in 0...laneCount).
+    func zeroing(fromLane count: Int) -> Self
+    /// The first `count` lanes of `self`, the others of `old` (a compare and a blend).
+    func blended(over old: Self, lanes count: Int) -> Self
     /// `self + a·b` (one FMA on levels with FMA).
     func madd(_ a: Self, _ b: Self) -> Self
     func add(_ b: Self) -> Self
@@ -50,6 +54,12 @@ extension SIMD16: KernelVector where Scalar == Float {
     @inline(__always) @usableFromInline func store(_ p: UnsafeMutablePointer<Float>, count: Int) {
         for i in 0..<count { p[i] = self[i] }
     }
+    @inline(__always) @usableFromInline func zeroing(fromLane count: Int) -> Self {
+        replacing(with: 0, where: SIMD16<Int32>(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15) .>= SIMD16<Int32>(repeating: Int32(truncatingIfNeeded: count)))
+    }
+    @inline(__always) @usableFromInline func blended(over old: Self, lanes count: Int) -> Self {
+        old.replacing(with: self, where: SIMD16<Int32>(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15) .< SIMD16<Int32>(repeating: Int32(truncatingIfNeeded: count)))
+    }
     @inline(__always) @usableFromInline func madd(_ a: Self, _ b: Self) -> Self {
         #if BLAZE_FMA
             return addingProduct(a, b)
@@ -82,6 +92,12 @@ extension SIMD8: KernelVector where Scalar == Float {
     }
     @inline(__always) @usableFromInline func store(_ p: UnsafeMutablePointer<Float>, count: Int) {
         for i in 0..<count { p[i] = self[i] }
+    }
+    @inline(__always) @usableFromInline func zeroing(fromLane count: Int) -> Self {
+        replacing(with: 0, where: SIMD8<Int32>(0, 1, 2, 3, 4, 5, 6, 7) .>= SIMD8<Int32>(repeating: Int32(truncatingIfNeeded: count)))
+    }
+    @inline(__always) @usableFromInline func blended(over old: Self, lanes count: Int) -> Self {
+        old.replacing(with: self, where: SIMD8<Int32>(0, 1, 2, 3, 4, 5, 6, 7) .< SIMD8<Int32>(repeating: Int32(truncatingIfNeeded: count)))
     }
     @inline(__always) @usableFromInline func madd(_ a: Self, _ b: Self) -> Self {
         #if BLAZE_FMA
@@ -116,6 +132,12 @@ extension SIMD4: KernelVector where Scalar == Float {
     @inline(__always) @usableFromInline func store(_ p: UnsafeMutablePointer<Float>, count: Int) {
         for i in 0..<count { p[i] = self[i] }
     }
+    @inline(__always) @usableFromInline func zeroing(fromLane count: Int) -> Self {
+        replacing(with: 0, where: SIMD4<Int32>(0, 1, 2, 3) .>= SIMD4<Int32>(repeating: Int32(truncatingIfNeeded: count)))
+    }
+    @inline(__always) @usableFromInline func blended(over old: Self, lanes count: Int) -> Self {
+        old.replacing(with: self, where: SIMD4<Int32>(0, 1, 2, 3) .< SIMD4<Int32>(repeating: Int32(truncatingIfNeeded: count)))
+    }
     @inline(__always) @usableFromInline func madd(_ a: Self, _ b: Self) -> Self {
         #if BLAZE_FMA
             return addingProduct(a, b)
@@ -139,6 +161,8 @@ extension Float: KernelVector {
     @inline(__always) @usableFromInline static func load(_ p: UnsafePointer<Float>, count: Int) -> Float { p.pointee }
     @inline(__always) @usableFromInline func store(_ p: UnsafeMutablePointer<Float>) { p.pointee = self }
     @inline(__always) @usableFromInline func store(_ p: UnsafeMutablePointer<Float>, count: Int) { p.pointee = self }
+    @inline(__always) @usableFromInline func zeroing(fromLane count: Int) -> Float { count > 0 ? self : 0 }
+    @inline(__always) @usableFromInline func blended(over old: Float, lanes count: Int) -> Float { count > 0 ? self : old }
     @inline(__always) @usableFromInline func madd(_ a: Float, _ b: Float) -> Float {
         #if BLAZE_FMA
             return addingProduct(a, b)
