@@ -205,7 +205,7 @@ enum ConvTile<V: KernelVector, let MR: Int, let NV: Int> {
 /// its bias, alpha, output and residual `b·NV·lanes` channels after the first block's). The last
 /// vector of the last block may be partial (`ConvTileJob.tailLanes`, `tailResLanes`).
 ///
-/// With a residual, PReLU or a partial tail the epilogue runs in two passes: the accumulators
+/// With two or more fused steps or a partial tail the epilogue runs in two passes: the accumulators
 /// are stored as they are (to the output, or to a scratch tile when the residual is the output),
 /// then a loop over the tile's pixels reads them back and finishes them. In one pass LLVM did not
 /// unroll that loop, indexed the accumulators by pixel, and so kept them in memory: a stack
@@ -213,7 +213,9 @@ enum ConvTile<V: KernelVector, let MR: Int, let NV: Int> {
 enum ConvStrip<V: KernelVector, let MR: Int, let NV: Int, let F: Int> {
     @inline(never)
     static func run(_ j: ConvTileJob, count: Int) {
-        if F > 1 {
+        // Two passes for a partial tail or two or more fused steps: every shape that kept its
+        // accumulators on the stack had one of these; a lone residual or PReLU compiled well in one.
+        if F & 16 != 0 || (F & 15).nonzeroBitCount >= 2 {
             var scratch = InlineArray<MR, InlineArray<NV, ConvScratchVector<V>>>(
                 repeating: InlineArray(repeating: ConvScratchVector(value: V.zero)))
             withUnsafeMutablePointer(to: &scratch) {
@@ -254,9 +256,13 @@ enum ConvStrip<V: KernelVector, let MR: Int, let NV: Int, let F: Int> {
                 guard let scratch else {
                     for m in 0..<MR {
                         let o = out + (m &* j.ldo &+ c)
+                        let r = res + (m &* j.ldr &+ c)
                         for v in 0..<NV {
                             var y = acc[m][v]
                             if clamp { y = y.clampedBelow(lo).clampedAbove(hi) }
+                            if residual { y = y.add(V.load(r + v &* L)) }
+                            if residualClamp { y = y.clampedBelow(lo2).clampedAbove(hi2) }
+                            if prelu { y = y.prelu(V.load(j.alpha + (c &+ v &* L))) }
                             y.store(o + v &* L)
                         }
                     }
