@@ -205,7 +205,7 @@ enum ConvTile<V: KernelVector, let MR: Int, let NV: Int> {
 /// its bias, alpha, output and residual `b·NV·lanes` channels after the first block's). The last
 /// vector of the last block may be partial (`ConvTileJob.tailLanes`, `tailResLanes`).
 ///
-/// With two or more fused steps or a partial tail the epilogue runs in two passes: the accumulators
+/// With several fused steps or a partial tail the epilogue runs in two passes: the accumulators
 /// are stored as they are (to the output, or to a scratch tile when the residual is the output),
 /// then a loop over the tile's pixels reads them back and finishes them. In one pass LLVM did not
 /// unroll that loop, indexed the accumulators by pixel, and so kept them in memory: a stack
@@ -213,9 +213,12 @@ enum ConvTile<V: KernelVector, let MR: Int, let NV: Int> {
 enum ConvStrip<V: KernelVector, let MR: Int, let NV: Int, let F: Int> {
     @inline(never)
     static func run(_ j: ConvTileJob, count: Int) {
-        // Two passes for a partial tail or two or more fused steps: every shape that kept its
-        // accumulators on the stack had one of these; a lone residual or PReLU compiled well in one.
-        if F & 16 != 0 || (F & 15).nonzeroBitCount >= 2 {
+        // Two passes where one pass kept the accumulators on the stack (disassembly, avx512 and
+        // avx2): a partial tail; three or more fused steps; two with 8 or more rows, or an
+        // activation with PReLU. Elsewhere (4×4 with residual + ReLU, the palm nets' layers) one
+        // pass compiled to registers and the second pass only cost time (palm_detection_full 1.03×).
+        let steps = (F & 15).nonzeroBitCount
+        if F & 16 != 0 || steps >= 3 || (steps == 2 && (MR >= 8 || F & 5 == 5)) {
             var scratch = InlineArray<MR, InlineArray<NV, ConvScratchVector<V>>>(
                 repeating: InlineArray(repeating: ConvScratchVector(value: V.zero)))
             withUnsafeMutablePointer(to: &scratch) {
