@@ -1,0 +1,25 @@
+#!/bin/bash
+# Lists the conv strip specialisations (`ConvStrip<V, MR, NV, F>.run`) of a built binary with the
+# number of vector stores to the stack in each, per ISA module. A strip whose accumulators LLVM
+# keeps in memory stores one after every FMA of its K loop (tens to ~100 here); a handful is the
+# prologue or the epilogue. Use after changing ConvMicroKernel.swift:
+#   swift build -c release --product bench && Tools/isa/strip_spills.sh .build/release/bench [MIN]
+# prints the specialisations with at least MIN (default 20) such stores, or "none".
+set -euo pipefail
+bin=${1:?usage: strip_spills.sh BINARY [MIN]}
+min=${2:-20}
+found=0
+while read -r addr name; do
+  end=$(printf '0x%x' $((0x$addr + 16000)))
+  n=$(objdump -d --no-show-raw-insn --start-address=0x$addr --stop-address=$end "$bin" \
+    | awk '/\tret/ {exit} {print}' \
+    | grep -cE "v?mov[au]ps %[xyz]mm[0-9]+,-?0x[0-9a-f]+\(%r[bs]p\)" || true)
+  if [ "$n" -ge "$min" ]; then
+    plain=$(echo "$name" | swift demangle --compact)
+    module=$(echo "$plain" | grep -oE 'BlazeKernels[A-Za-z0-9]*' | head -1)
+    shape=$(echo "$plain" | grep -oE '<Swift\.SIMD[0-9]+<Swift\.Float>, [0-9]+, [0-9]+, [0-9]+>' | head -1)
+    echo "$n stack stores: $module ConvStrip$shape"
+    found=1
+  fi
+done < <(nm "$bin" | awk '$3 ~ /ConvStrip/ && $3 ~ /3run/ {print $1, $3}')
+[ $found -eq 1 ] || echo "none"
