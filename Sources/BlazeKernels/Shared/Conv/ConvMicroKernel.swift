@@ -61,8 +61,9 @@ struct ConvTileJob {
     /// strip's last block (`lanes` and `lanes` when whole; every other vector is whole in both).
     /// A partial one is read and written as whole vectors: each pixel's reaches into the next
     /// pixel's first channels, which must exist and belong to the same thread (`PackedConv2D`),
-    /// and the store blends the real lanes over what is in memory there.
-    var tailLanes: Int = 0, tailResLanes: Int = 0
+    /// and the store blends the real lanes over what is in memory there. The default (`.max`)
+    /// reads as whole.
+    var tailLanes: Int = .max, tailResLanes: Int = .max
 }
 
 enum ConvTile<V: KernelVector, let MR: Int, let NV: Int> {
@@ -146,8 +147,8 @@ enum ConvTile<V: KernelVector, let MR: Int, let NV: Int> {
         // The accumulators start at the bias (the epilogue adds none). Closure-initialised arrays
         // are built in registers; `InlineArray(repeating:)` was an out-of-line call that zeroed
         // memory (plus a memcpy of the result for some shapes).
-        let bias = InlineArray<NV, V> { V.load(j.bias + $0 &* L) }
-        var acc = InlineArray<MR, InlineArray<NV, V>> { _ in bias }
+        let bias: InlineArray<NV, V> = levelInlineArray { V.load(j.bias + $0 &* L) }
+        var acc: InlineArray<MR, InlineArray<NV, V>> = levelInlineArray { _ in bias }
         var a1 = a, w1 = j.w
         for _ in 0..<j.count1 {
             var a2 = a1, w2 = w1
