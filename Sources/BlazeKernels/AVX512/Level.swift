@@ -17,8 +17,12 @@ enum ConvTiles {
     /// P=196 K=112 O=672: 6×4 100, 4×4 108; P=49 K=192 O=1152: 4×4 106 (roofline 116).
     /// 7×2 covers the 7×7 maps (P=49) in 7 whole tiles where 4×4 computes 52 pixels; Zen 4
     /// (2026-12-03, alternating runs): 0.94× the 4×4's time at K=192 O=1152, K=1152 O=192, K=672 O=192.
+    /// No 8-row tiles: LLVM hoists the 32 broadcasts of an 8×2 tile's four-step K iteration and
+    /// spills 15 of them (a stack store and reload per iteration). Zen 4 (2026-12-04, 1 thread,
+    /// ReLU6, hot, % of the roofline): P=12544 K=16 O=64 8×2 72, 4×4 87; P=196 K=112 O=672 82, 4×4 99;
+    /// P=49 K=192 O=1152 74, 7×2 98; P=3136 K=24 O=144 77, 12×1 95.
     static let shapes: [TileShape] = [
-        TileShape(mr: 1, maxNV: 4), TileShape(mr: 2, maxNV: 4), TileShape(mr: 4, maxNV: 4), TileShape(mr: 6, maxNV: 2), TileShape(mr: 7, maxNV: 2), TileShape(mr: 8, maxNV: 2),
+        TileShape(mr: 1, maxNV: 4), TileShape(mr: 2, maxNV: 4), TileShape(mr: 4, maxNV: 4), TileShape(mr: 6, maxNV: 2), TileShape(mr: 7, maxNV: 2),
         TileShape(mr: 12, maxNV: 1),
         TileShape(mr: 14, maxNV: 1)
     ]
@@ -44,8 +48,6 @@ enum ConvTiles {
         case (6, 2): ConvTile<W, 6, 2>.dispatch(j, strip: strip)
         case (7, 1): ConvTile<W, 7, 1>.dispatch(j, strip: strip)
         case (7, 2): ConvTile<W, 7, 2>.dispatch(j, strip: strip)
-        case (8, 1): ConvTile<W, 8, 1>.dispatch(j, strip: strip)
-        case (8, 2): ConvTile<W, 8, 2>.dispatch(j, strip: strip)
         case (12, 1): ConvTile<W, 12, 1>.dispatch(j, strip: strip)
         case (14, 1): ConvTile<W, 14, 1>.dispatch(j, strip: strip)
         default: preconditionFailure("no \(mr)×\(nv) conv tile")
