@@ -83,7 +83,7 @@ package struct ConvTileShape: Sendable, Equatable, CustomStringConvertible {
         self.rows = rows; self.maxVectors = maxVectors; self.lanes = lanes
     }
 
-    /// `8x2`, or `8x2/8` for a tile of 8-lane vectors.
+    /// `4x4`, or `4x4/8` for a tile of 8-lane vectors.
     package var description: String { "\(rows)x\(maxVectors)" + (lanes.map { "/\($0)" } ?? "") }
 
     /// `count` shapes from `shape(i)` (lets a level module list its shapes without specialising

@@ -13,7 +13,7 @@ enum ConvTiles {
     /// NV > 1. The 6×3, 6×4, 8×3 and 12×2 tiles fit the registers, but LLVM keeps their
     /// accumulators on the stack between tiles (a memset call per tile, stores after the K loop,
     /// reloads in the epilogue). Measured on AMD Zen 4 (2026-12-02, 1 thread, ReLU6, hot):
-    /// P=12544 K=16 O=64: 6×4 62, 4×4 84, 8×2 89 GFLOP/s; P=3136 K=24 O=144: 8×3 70, 4×4 87;
+    /// P=12544 K=16 O=64: 6×4 62, 4×4 84 GFLOP/s; P=3136 K=24 O=144: 8×3 70, 4×4 87;
     /// P=196 K=112 O=672: 6×4 100, 4×4 108; P=49 K=192 O=1152: 4×4 106 (roofline 116).
     /// 7×2 covers the 7×7 maps (P=49) in 7 whole tiles where 4×4 computes 52 pixels; Zen 4
     /// (2026-12-03, alternating runs): 0.94× the 4×4's time at K=192 O=1152, K=1152 O=192, K=672 O=192.
@@ -57,7 +57,7 @@ enum ConvTiles {
     /// Tiles of 8-lane (ymm) vectors, the same shapes with the same 32 registers. On a CPU whose
     /// 16-lane FMA costs two 8-lane ones (`wideVectorCost`, AMD Zen 4) they waste fewer lanes
     /// where O is not a multiple of 16. Measured on AMD Zen 4 (2026-12-02, 1 thread, ReLU6, hot
-    /// min; 8-lane figures from the avx2 level's 4×3 tile): P=3136 K=144 O=24: 16-lane 8×2 78,
+    /// min; 8-lane figures from the avx2 level's 4×3 tile): P=3136 K=144 O=24: 16-lane 8×2 (dropped since) 78,
     /// 8-lane 110 GFLOP/s; P=784 K=240 O=40: 94 vs 111; P=3136 K=24 O=144: 101 vs 97.
     typealias NarrowVec = SIMD8<Float>
     static let narrowShapes: [TileShape] = shapes
