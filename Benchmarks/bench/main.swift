@@ -139,9 +139,17 @@ func profile(_ options: BenchOptions) throws {
                 + String(format: "%.1f", peak) + " GFLOP/s")
         let graph = session.model.graph
         var byOp: [String: (ms: Double, macs: Int)] = [:]
+        /// Multiply-accumulates of the nodes a step does the work of.
+        func macs(_ s: Session.StepTiming) -> Int {
+            s.nodes.reduce(0) { sum, n in
+                let node = graph.nodes[n]
+                return sum
+                    + node.op.multiplyAccumulates(
+                        inputs: node.inputs.map { graph.tensors[$0].shape }, output: graph.tensors[node.outputs[0]].shape)
+            }
+        }
         for s in steps {
-            let node = graph.nodes[s.node]
-            let macs = node.op.multiplyAccumulates(inputs: node.inputs.map { graph.tensors[$0].shape }, output: s.outputShape)
+            let macs = macs(s)
             byOp[s.op, default: (0, 0)].ms += s.medianMs
             byOp[s.op, default: (0, 0)].macs += macs
         }
@@ -152,7 +160,7 @@ func profile(_ options: BenchOptions) throws {
         }
         for s in steps.sorted(by: { $0.medianMs > $1.medianMs }).prefix(options.profileTop) {
             let node = graph.nodes[s.node]
-            let macs = node.op.multiplyAccumulates(inputs: node.inputs.map { graph.tensors[$0].shape }, output: s.outputShape)
+            let macs = macs(s)
             let inputShape = graph.tensors[node.inputs[0]].shape
             let rate = macs > 0 && s.medianMs > 0 ? String(format: "  %6.1f GFLOP/s", 2 * Double(macs) / s.medianMs / 1e6) : ""
             print(

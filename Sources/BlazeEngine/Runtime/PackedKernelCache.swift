@@ -18,6 +18,8 @@ final class PackedKernelCache: @unchecked Sendable {
         var prelu: UInt
         var padTop: Int, padLeft: Int
         var channelMajor: Bool
+        /// A `ChannelMajorConvKernel` (of a `ChannelMajorConvChains` chain).
+        var channelMajorOutput = false
     }
 
     private let lock = NSLock()
@@ -30,6 +32,13 @@ final class PackedKernelCache: @unchecked Sendable {
             residualChannels: fusion?.residualChannels ?? -1,
             prelu: fusion?.prelu.map { UInt(bitPattern: $0) } ?? 0,
             padTop: fold?.top ?? -1, padLeft: fold?.left ?? -1, channelMajor: fold?.channelMajor ?? false)
+    }
+
+    /// The key of conv `node` run as a channel-major conv (its residual activation: the chain's ADD's).
+    static func key(channelMajorConv node: Int, residualActivation: Activation) -> Key {
+        Key(
+            node: node, activation: 255, residualActivation: residualActivation.rawValue, residualChannels: -1, prelu: 0,
+            padTop: -1, padLeft: -1, channelMajor: true, channelMajorOutput: true)
     }
 
     /// The kernel stored under `key`, made by `make` (under the lock) if there is none yet.

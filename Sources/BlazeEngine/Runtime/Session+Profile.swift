@@ -6,6 +6,8 @@ extension Session {
         /// Node index in `Graph.nodes`.
         public var node: Int
         public var op: String
+        /// The graph nodes whose work this step does: `[node]`, or a fused chain's convs.
+        public var nodes: [Int]
         /// Output shape of the node.
         public var outputShape: [Int]
         /// Median over the profiled runs, in milliseconds.
@@ -28,7 +30,7 @@ extension Session {
         return (0..<count).map { i in
             let sorted = samples[i].sorted()
             return StepTiming(
-                node: i, op: stepName(i), outputShape: graph.tensors[graph.nodes[i].outputs[0]].shape,
+                node: i, op: stepName(i), nodes: stepNodes(i), outputShape: graph.tensors[graph.nodes[i].outputs[0]].shape,
                 medianMs: sorted[sorted.count / 2])
         }
     }
@@ -36,7 +38,18 @@ extension Session {
     /// The node's op name, or the fused step's where one step stands for several nodes.
     func stepName(_ index: Int) -> String {
         if kernels == .optimized, case .layerNorm = plannedSteps[index] { return "LAYER_NORM (fused)" }
+        if kernels == .optimized, case .channelMajorConvs(let s) = plannedSteps[index] {
+            return "CONV_2D ×\(s.stages.count) channel-major"
+        }
         return model.graph.nodes[index].op.name
+    }
+
+    /// The nodes whose arithmetic step `index` does (a channel-major chain's convs run at its last node).
+    func stepNodes(_ index: Int) -> [Int] {
+        if let convs = chainConvNodes[index] { return convs }
+        // A conv a chain step runs elsewhere.
+        if chainConvNodes.values.contains(where: { $0.contains(index) }) { return [] }
+        return [index]
     }
 
     func executeStep(_ index: Int) {

@@ -21,6 +21,8 @@ public final class Session {
     let steps: [Step]
     /// Optimised steps (`kernels == .optimized`).
     let plannedSteps: [PlannedStep]
+    /// Step index of each channel-major chain → its conv nodes (for profiles).
+    let chainConvNodes: [Int: [Int]]
     let pool: WorkerPool
     let inputViews: [MutableTensorView]
     let outputViews: [MutableTensorView]
@@ -45,8 +47,16 @@ public final class Session {
         let graph = model.graph
         // Reference kernels keep the plain plan: every tensor its own memory, no in-place writes.
         // The optimised plan folds zero PADs into the convs reading them.
-        let folding = kernels == .optimized ? PadFolding(graph: graph) : nil
-        let plan = ArenaPlan(graph: graph, inPlace: kernels == .optimized, extendedReads: folding?.extendedReads ?? [:])
+        // Transposed pointwise chains as channel-major convs, where the level prefers them.
+        let level = model.levelKernels
+        let chains =
+            kernels == .optimized && level.prefersChannelMajorConv
+            ? ChannelMajorConvChains(graph: graph, minPixels: 2 * level.lanes) : nil
+        let chainNodes = Set(chains.map { $0.chains.values.flatMap { Array($0.nodes) } } ?? [])
+        let folding = kernels == .optimized ? PadFolding(graph: graph, excluding: chainNodes) : nil
+        var extendedReads = folding?.extendedReads ?? [:]
+        for (t, step) in chains?.extendedReads ?? [:] { extendedReads[t] = max(extendedReads[t] ?? step, step) }
+        let plan = ArenaPlan(graph: graph, inPlace: kernels == .optimized, extendedReads: extendedReads)
         self.plan = plan
         arena = AlignedFloatBuffer(count: plan.floatCount)
         let arenaBase = arena.pointer
@@ -67,10 +77,40 @@ public final class Session {
         }
         scratch = AlignedFloatBuffer(count: scratchCount)
 
+        /// The convs of `chain`, kernels shared through the model's cache.
+        func channelMajorStep(_ chain: ChannelMajorConvChains.Chain) -> ChannelMajorConvChainStep {
+            var stages: [ChannelMajorConvChainStep.Stage] = []
+            var input = UnsafePointer(pointer(chain.source))
+            for (i, c) in chain.convs.enumerated() {
+                let node = graph.nodes[c]
+                guard case .conv2D(let p) = node.op else { preconditionFailure("channel-major chain node \(c) is not a CONV_2D") }
+                let filterShape = graph.tensors[node.inputs[1]].shape
+                let O = filterShape[0], K = filterShape[3]
+                let isLast = i == chain.convs.count - 1
+                let residualActivation = isLast ? chain.residualActivation : .none
+                let kernel = model.packedKernels.kernel(
+                    PackedKernelCache.key(channelMajorConv: c, residualActivation: residualActivation)
+                ) {
+                    model.levelKernels.channelMajorConv(
+                        filter: pointer(node.inputs[1]), bias: node.inputs.count > 2 ? pointer(node.inputs[2]) : nil,
+                        outputChannels: O, inputChannels: K,
+                        pixels: ShapeMath.elementCount(graph.tensors[node.outputs[0]].shape).map { $0 / O } ?? 0,
+                        activation: p.activation, residualActivation: residualActivation)
+                }
+                let output = isLast ? pointer(chain.output) : pointer(chain.buffers[i])
+                stages.append(
+                    ChannelMajorConvChainStep.Stage(
+                        kernel, input: input, output: output,
+                        residual: isLast ? chain.residual.map { UnsafePointer(pointer($0)) } : nil, threads: threads))
+                input = UnsafePointer(output)
+            }
+            return ChannelMajorConvChainStep(stages: stages)
+        }
+
         var steps: [Step] = []
         var planned: [PlannedStep] = []
         // Conv → ADD / PRELU / RELU fusion, decided once from the graph and the arena addresses.
-        let fusion = folding.map { FusionPlan(graph: graph, folding: $0, kernels: model.levelKernels, pointer: pointer) }
+        let fusion = folding.map { FusionPlan(graph: graph, folding: $0, kernels: model.levelKernels, excluding: chainNodes, pointer: pointer) }
         // Ten-node layer normalisations as one step each, where the output can be written before
         // the nodes it replaces would have run (disjoint from its input, or exactly over it).
         var layerNorms: [Int: LayerNormFusion.Match] = [:]
@@ -78,7 +118,11 @@ public final class Session {
         if let fusion, let folding {
             for (first, m) in LayerNormFusion(graph: graph).matches {
                 let covered = m.nodes
-                guard !covered.contains(where: { fusion.skipped.contains($0) || fusion.fused[$0] != nil || folding.skipped.contains($0) })
+                guard
+                    !covered.contains(where: {
+                        fusion.skipped.contains($0) || fusion.fused[$0] != nil || folding.skipped.contains($0)
+                            || chains?.skipped.contains($0) == true || chains?.chains[$0] != nil
+                    })
                 else { continue }
                 let x = pointer(m.input), y = pointer(m.output), n = m.rows * m.channels
                 guard x == y || x + n <= y || y + n <= x else { continue }
@@ -97,6 +141,13 @@ public final class Session {
             case .reference:
                 steps.append(Step(op: node.op, inputs: inputs, output: output))
             case .optimized:
+                if chains?.skipped.contains(index) == true {
+                    planned.append(.none); continue
+                }
+                if let chain = chains?.chains[index] {
+                    planned.append(.channelMajorConvs(channelMajorStep(chain)))
+                    continue
+                }
                 if fusion?.skipped.contains(index) == true || folding?.skipped.contains(index) == true
                     || layerNormSkipped.contains(index)
                 {
@@ -125,6 +176,7 @@ public final class Session {
         }
         self.steps = steps
         plannedSteps = planned
+        chainConvNodes = (chains?.chains ?? [:]).mapValues(\.convs)
         pool = WorkerPool(threadCount: kernels == .optimized ? threads : 1)
         inputViews = graph.inputs.map(view)
         outputViews = graph.outputs.map(view)

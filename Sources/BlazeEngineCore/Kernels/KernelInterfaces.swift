@@ -95,6 +95,24 @@ package struct ConvTileShape: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
+/// A prepared pointwise CONV_2D on channel-major tensors: input `[K, P]`, output `[O, P]` (row `o`
+/// is output channel `o` of every pixel), `y = residualAct(act(W·x + b) + residual)` with the
+/// residual in the output's layout — MLP-Mixer token mixing without its transposes. Work units
+/// are groups of output channels.
+package protocol ChannelMajorConvKernel: AnyObject, Sendable {
+    var outputChannels: Int { get }
+    var inputChannels: Int { get }
+    var pixels: Int { get }
+    /// Output channels per tile and pixel vectors per tile.
+    var tileRows: Int { get }
+    var tileVectors: Int { get }
+    var workCount: Int { get }
+    var flops: Int { get }
+    /// Computes work units `work`. `output` must not overlap `input`; `residual` may be `output`
+    /// itself or disjoint from it.
+    func run(input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, residual: UnsafePointer<Float>?, work: Range<Int>)
+}
+
 /// Every kernel of one ISA level, and that level's policy for the layers it does not take.
 package protocol ISAKernelSet {
     static var level: ISALevel { get }
@@ -117,6 +135,14 @@ package protocol ISAKernelSet {
         prelu: UnsafePointer<Float>?, residualActivation: Activation, residualChannels: Int?,
         backend: ConvBackend, tile: ConvTileShape?, channelMajorInput: Bool
     ) -> any ConvKernel
+    /// Whether the engine runs transposed pointwise chains (TRANSPOSE, pointwise CONV_2Ds,
+    /// TRANSPOSE back) on `channelMajorConv` at this level.
+    static var prefersChannelMajorConv: Bool { get }
+    /// Pointwise CONV_2D on channel-major tensors: `filter` `[O, K]` (OHWI, 1×1), `bias` `[O]`.
+    static func channelMajorConv(
+        filter: UnsafePointer<Float>, bias: UnsafePointer<Float>?, outputChannels: Int, inputChannels: Int,
+        pixels: Int, activation: Activation, residualActivation: Activation
+    ) -> any ChannelMajorConvKernel
     /// FULLY_CONNECTED over `rows` rows: `weights` `[O, I]`.
     static func fullyConnected(
         params: FullyConnectedParams, rows: Int, inputSize: Int, outputSize: Int,
@@ -174,6 +200,12 @@ extension ConvKernel {
 
     /// Balanced contiguous range `part` of `parts` over `0..<workCount`.
     package func partition(_ part: Int, of parts: Int) -> Range<Int> { WorkRange.part(part, of: parts, count: workCount) }
+}
+
+extension ChannelMajorConvKernel {
+    package func run(input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, residual: UnsafePointer<Float>? = nil) {
+        run(input: input, output: output, residual: residual, work: 0..<workCount)
+    }
 }
 
 extension DepthwiseKernel {

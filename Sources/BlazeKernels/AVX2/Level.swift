@@ -57,6 +57,13 @@ enum ConvTiles {
 
     /// FULLY_CONNECTED on `PackedConv2D` (`true`) or OpenBLAS sgemm/sgemv.
     static func prefersPackedFullyConnected(rows: Int, inputSize: Int, outputSize: Int) -> Bool { true }
+
+    /// Transposed pointwise chains (MLP-Mixer token mixing) on `ChannelMajorConv` instead of a
+    /// channel-major-input conv and a TRANSPOSE node.
+    static let prefersChannelMajorConv = true
+    /// `ChannelMajorConv`'s tile: 6 output channels × 2 vectors of pixels (12 accumulators + 2
+    /// input vectors + 1 broadcast of the 16 ymm registers, as the 6×2 conv tile).
+    static let channelMajorTile = (mr: 6, nv: 2)
 }
 
 /// Depthwise tile shapes and lane widths of this level.

@@ -73,6 +73,13 @@ enum ConvTiles {
 
     /// FULLY_CONNECTED on `PackedConv2D` (`true`) or OpenBLAS sgemm/sgemv.
     static func prefersPackedFullyConnected(rows: Int, inputSize: Int, outputSize: Int) -> Bool { true }
+
+    /// Transposed pointwise chains (MLP-Mixer token mixing) on `ChannelMajorConv` instead of a
+    /// channel-major-input conv and a TRANSPOSE node.
+    static let prefersChannelMajorConv = true
+    /// `ChannelMajorConv`'s tile: 4 output channels × 4 vectors of pixels (16 accumulators, as the
+    /// 4×4 conv tile; face_blendshapes' 64 pixels are exactly 4 vectors).
+    static let channelMajorTile = (mr: 4, nv: 4)
 }
 
 /// Depthwise tile shapes and lane widths of this level.

@@ -54,6 +54,12 @@ enum ConvTiles {
 
     /// FULLY_CONNECTED on `PackedConv2D` (`true`) or OpenBLAS sgemm/sgemv.
     static func prefersPackedFullyConnected(rows: Int, inputSize: Int, outputSize: Int) -> Bool { false }
+
+    /// Transposed pointwise chains keep their TRANSPOSE nodes and OpenBLAS convs here (see
+    /// `pointwiseUsesBLAS`); `ChannelMajorConv` still serves tests and forced use.
+    static let prefersChannelMajorConv = false
+    /// `ChannelMajorConv`'s tile: 6 output channels × 2 vectors of pixels (15 of 16 registers).
+    static let channelMajorTile = (mr: 6, nv: 2)
 }
 
 /// Depthwise tile shapes and lane widths of this level.

@@ -22,6 +22,17 @@ package enum LevelKernels: ISAKernelSet {
         ConvTiles.prefersPackedFullyConnected(rows: rows, inputSize: inputSize, outputSize: outputSize)
     }
 
+    package static var prefersChannelMajorConv: Bool { ConvTiles.prefersChannelMajorConv }
+
+    package static func channelMajorConv(
+        filter: UnsafePointer<Float>, bias: UnsafePointer<Float>?, outputChannels: Int, inputChannels: Int,
+        pixels: Int, activation: Activation, residualActivation: Activation
+    ) -> any ChannelMajorConvKernel {
+        ChannelMajorConv(
+            filter: filter, bias: bias, outputChannels: outputChannels, inputChannels: inputChannels, pixels: pixels,
+            activation: activation, residualActivation: residualActivation)
+    }
+
     package static func conv(
         params: Conv2DParams, geometry: ConvGeometry, filter: UnsafePointer<Float>, bias: UnsafePointer<Float>?,
         prelu: UnsafePointer<Float>?, residualActivation: Activation, residualChannels: Int?,

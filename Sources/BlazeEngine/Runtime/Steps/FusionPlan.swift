@@ -34,7 +34,11 @@ struct FusionPlan {
     /// Nodes folded into an earlier conv node.
     private(set) var skipped: Set<Int> = []
 
-    init(graph: Graph, folding: PadFolding, kernels: any ISAKernelSet.Type, pointer: (Int) -> UnsafeMutablePointer<Float>) {
+    /// `excluding`: nodes another plan already covers (`ChannelMajorConvChains`); no fusion touches them.
+    init(
+        graph: Graph, folding: PadFolding, kernels: any ISAKernelSet.Type, excluding: Set<Int> = [],
+        pointer: (Int) -> UnsafeMutablePointer<Float>
+    ) {
         let nodes = graph.nodes
         var consumers = [Int](repeating: 0, count: graph.tensors.count)
         for node in nodes { for t in node.inputs { consumers[t] += 1 } }
@@ -143,6 +147,7 @@ struct FusionPlan {
             } else {
                 continue
             }
+            if (i...last).contains(where: excluding.contains) { continue }
             let out = nodes[last].outputs[0]
             let n = count(out)
             let y = UnsafePointer(pointer(out))

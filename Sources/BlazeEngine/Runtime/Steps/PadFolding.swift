@@ -31,7 +31,9 @@ struct PadFolding {
     /// Tensor → the last step that now reads it (a fold's source, read by its conv).
     private(set) var extendedReads: [Int: Int] = [:]
 
-    init(graph: Graph) {
+    /// `excluding`: nodes another plan already covers (`ChannelMajorConvChains`); neither the conv
+    /// nor the PAD / TRANSPOSE of a fold may be one.
+    init(graph: Graph, excluding: Set<Int> = []) {
         var consumers = [Int](repeating: 0, count: graph.tensors.count)
         var producer = [Int?](repeating: nil, count: graph.tensors.count)
         for (i, node) in graph.nodes.enumerated() {
@@ -45,7 +47,9 @@ struct PadFolding {
             default: continue
             }
             let padded = node.inputs[0]
-            guard consumers[padded] == 1, !graphOutputs.contains(padded), let k = producer[padded] else { continue }
+            guard consumers[padded] == 1, !graphOutputs.contains(padded), let k = producer[padded], !excluding.contains(i),
+                !excluding.contains(k)
+            else { continue }
             let source = graph.nodes[k].inputs[0]
             let paddedShape = graph.tensors[padded].shape
             switch graph.nodes[k].op {

@@ -25,6 +25,9 @@ enum PlannedStep {
     case simdRows(SIMDRowStep)
     /// Ten nodes of a layer normalisation as one step (see `LayerNormFusion`).
     case layerNorm(LayerNormStep)
+    /// TRANSPOSE, pointwise CONV_2Ds, TRANSPOSE back [, ADD] as channel-major convs (see
+    /// `ChannelMajorConvChains`).
+    case channelMajorConvs(ChannelMajorConvChainStep)
 
     /// Runs the step; parallel parts go to `pool` (which runs them inline with one thread).
     func execute(_ pool: WorkerPool) {
@@ -44,6 +47,7 @@ enum PlannedStep {
         case .packedConv(let s): s.execute(pool)
         case .simdRows(let s): s.execute(pool)
         case .layerNorm(let s): s.execute(pool)
+        case .channelMajorConvs(let s): s.execute(pool)
         }
     }
 

@@ -1,0 +1,131 @@
+import BlazeModels
+import Testing
+@testable import BlazeEngine
+
+/// TRANSPOSE → pointwise CONV_2D… → TRANSPOSE [→ ADD] run as channel-major convs
+/// (`ChannelMajorConvChains`), at the levels that prefer them: each graph runs through the
+/// optimised session at 1–3 threads and through the reference kernels (which do every TRANSPOSE
+/// as written), and the plan is checked to hold the chain step, or not, as expected.
+@Suite struct ChannelMajorConvChainTests {
+    typealias Builder = PadFoldingTests.Builder
+
+    /// The chain steps of the optimised plan (1 thread): step index → stage count.
+    static func chainSteps(_ graph: Graph) throws -> [Int: Int] {
+        let session = try Model(graph: graph).makeSession(kernels: .optimized, threads: 1)
+        var found: [Int: Int] = [:]
+        for (i, step) in session.plannedSteps.enumerated() {
+            if case .channelMajorConvs(let s) = step { found[i] = s.stages.count }
+        }
+        return found
+    }
+
+    static func prefersChains(_ graph: Graph) throws -> Bool { try Model(graph: graph).levelKernels.prefersChannelMajorConv }
+
+    /// face_blendshapes' token mixing: [97, 64] tokens × channels, 97 → 384 (ReLU) → 97, residual ADD.
+    @Test(arguments: [(97, 64, 384), (13, 40, 7), (5, 33, 50)])
+    func tokenMixingWithResidual(_ c: (Int, Int, Int)) throws {
+        let (tokens, channels, hidden) = c
+        var b = Builder()
+        let x = b.tensor("x", [1, 1, tokens, channels])
+        let r = b.tensor("r", [1, 1, tokens, channels])
+        let t = try b.node(.transpose(TransposeParams(perm: [0, 1, 3, 2])), [x], "t")
+        let f1 = b.constant("f1", [hidden, 1, 1, tokens]), b1 = b.constant("b1", [hidden])
+        let h = try b.node(.conv2D(Conv2DParams(padding: .valid, activation: .relu)), [t, f1, b1], "h")
+        let f2 = b.constant("f2", [tokens, 1, 1, hidden]), b2 = b.constant("b2", [tokens])
+        let o = try b.node(.conv2D(Conv2DParams(padding: .valid)), [h, f2, b2], "o")
+        let z = try b.node(.transpose(TransposeParams(perm: [0, 1, 3, 2])), [o], "z")
+        let y = try b.node(.binary(BinaryParams(.add, activation: .relu6)), [r, z], "y")
+        let graph = try b.graph(inputs: [x, r], outputs: [y])
+
+        let chains = ChannelMajorConvChains(graph: graph, minPixels: 16)
+        #expect(
+            chains.chains[4]
+                == ChannelMajorConvChains.Chain(
+                    source: x, convs: [1, 2], buffers: [h], residual: r, residualActivation: .relu6, output: y, nodes: 0...4))
+        #expect(chains.skipped == [0, 1, 2, 3])
+        try PadFoldingTests.expectMatchesReference(graph, "token mixing \(c)")
+        let expected = try Self.prefersChains(graph) && channels >= 2 * Model(graph: graph).levelKernels.lanes ? [4: 2] : [:]
+        #expect(try Self.chainSteps(graph) == expected)
+    }
+
+    /// One conv, no ADD, the second TRANSPOSE's output a graph output; and 3-D pixel axes
+    /// (`[1, H, W, C]` ↔ `[1, C, H, W]`-style perms).
+    @Test func singleConvAndSpatialPixels() throws {
+        var b = Builder()
+        let x = b.tensor("x", [1, 1, 20, 48])
+        let t = try b.node(.transpose(TransposeParams(perm: [0, 1, 3, 2])), [x], "t")
+        let f = b.constant("f", [9, 1, 1, 20])
+        let o = try b.node(.conv2D(Conv2DParams(padding: .same, activation: .reluMinus1To1)), [t, f], "o")
+        let z = try b.node(.transpose(TransposeParams(perm: [0, 1, 3, 2])), [o], "z")
+        let graph = try b.graph(inputs: [x], outputs: [z])
+        #expect(ChannelMajorConvChains(graph: graph, minPixels: 1).chains[2]?.convs == [1])
+        try PadFoldingTests.expectMatchesReference(graph, "single conv")
+
+        var s = Builder()
+        let x4 = s.tensor("x4", [1, 6, 4, 8])  // stored [6, 32]: 6 channels of 4×8 pixels
+        let t4 = try s.node(.transpose(TransposeParams(perm: [0, 2, 3, 1])), [x4], "t4")  // [1, 4, 8, 6]
+        let f4 = s.constant("f4", [5, 1, 1, 6]), b4 = s.constant("b4", [5])
+        let o4 = try s.node(.conv2D(Conv2DParams(padding: .valid)), [t4, f4, b4], "o4")  // [1, 4, 8, 5]
+        let z4 = try s.node(.transpose(TransposeParams(perm: [0, 3, 1, 2])), [o4], "z4")  // [1, 5, 4, 8]
+        let graph4 = try s.graph(inputs: [x4], outputs: [z4])
+        #expect(ChannelMajorConvChains(graph: graph4, minPixels: 1).chains[2]?.convs == [1])
+        try PadFoldingTests.expectMatchesReference(graph4, "spatial pixels")
+    }
+
+    /// Not chains: an intermediate read twice, a second TRANSPOSE that is not the inverse kind (H ↔ W),
+    /// a 1×3 conv inside. And a chain whose residual is a conv output.
+    @Test func chainsThatMustNotForm() throws {
+        var b = Builder()
+        let x = b.tensor("x", [1, 1, 12, 40])
+        let t = try b.node(.transpose(TransposeParams(perm: [0, 1, 3, 2])), [x], "t")
+        let f = b.constant("f", [12, 1, 1, 12])
+        let o = try b.node(.conv2D(Conv2DParams(padding: .valid)), [t, f], "o")
+        let z = try b.node(.transpose(TransposeParams(perm: [0, 1, 3, 2])), [o], "z")
+        let graph = try b.graph(inputs: [x], outputs: [z, o])  // o is also an output
+        #expect(ChannelMajorConvChains(graph: graph, minPixels: 1).chains.isEmpty)
+        try PadFoldingTests.expectMatchesReference(graph, "intermediate read twice")
+
+        var w = Builder()
+        let xw = w.tensor("xw", [1, 3, 12, 40])
+        let tw = try w.node(.transpose(TransposeParams(perm: [0, 1, 3, 2])), [xw], "tw")  // [1, 3, 40, 12]
+        let fw = w.constant("fw", [12, 1, 1, 12])
+        let ow = try w.node(.conv2D(Conv2DParams(padding: .valid)), [tw, fw], "ow")
+        let zw = try w.node(.transpose(TransposeParams(perm: [0, 2, 1, 3])), [ow], "zw")  // H ↔ W only
+        let graphW = try w.graph(inputs: [xw], outputs: [zw])
+        #expect(ChannelMajorConvChains(graph: graphW, minPixels: 1).chains.isEmpty)
+        try PadFoldingTests.expectMatchesReference(graphW, "not channel-major")
+
+        var k = Builder()
+        let xk = k.tensor("xk", [1, 1, 12, 40])
+        let tk = try k.node(.transpose(TransposeParams(perm: [0, 1, 3, 2])), [xk], "tk")
+        let fk = k.constant("fk", [12, 1, 3, 12])
+        let ok = try k.node(.conv2D(Conv2DParams(padding: .same)), [tk, fk], "ok")
+        let zk = try k.node(.transpose(TransposeParams(perm: [0, 1, 3, 2])), [ok], "zk")
+        let graphK = try k.graph(inputs: [xk], outputs: [zk])
+        #expect(ChannelMajorConvChains(graph: graphK, minPixels: 1).chains.isEmpty)
+        try PadFoldingTests.expectMatchesReference(graphK, "1×3 conv")
+
+        // The residual is a conv output (planned before the chain) and the ADD is the chain's.
+        var a = Builder()
+        let xa = a.tensor("xa", [1, 1, 16, 64]), ya = a.tensor("ya", [1, 1, 16, 64])
+        let fr = a.constant("fr", [64, 1, 1, 64])
+        let ra = try a.node(.conv2D(Conv2DParams(padding: .valid)), [ya, fr], "ra")
+        let ta = try a.node(.transpose(TransposeParams(perm: [0, 1, 3, 2])), [xa], "ta")
+        let fa = a.constant("fa", [16, 1, 1, 16])
+        let oa = try a.node(.conv2D(Conv2DParams(padding: .valid)), [ta, fa], "oa")
+        let za = try a.node(.transpose(TransposeParams(perm: [0, 1, 3, 2])), [oa], "za")
+        let sum = try a.node(.binary(BinaryParams(.add)), [za, ra], "sum")
+        let graphA = try a.graph(inputs: [xa, ya], outputs: [sum])
+        #expect(ChannelMajorConvChains(graph: graphA, minPixels: 1).chains[4]?.residual == ra)
+        try PadFoldingTests.expectMatchesReference(graphA, "ADD of a conv output after the chain")
+    }
+
+    /// face_blendshapes: its four token-mixing MLPs become chain steps (with their residual ADDs) at
+    /// the levels that prefer them; the input embedding's two pixels stay a folded conv.
+    @Test func blendshapesTokenMixing() throws {
+        let model = try BundledModel.faceBlendshapes.load()
+        let steps = model.makeSession(kernels: .optimized, threads: 1).plannedSteps
+        let chains = steps.compactMap { if case .channelMajorConvs(let s) = $0 { s.stages.count } else { nil } }
+        #expect(chains == (model.levelKernels.prefersChannelMajorConv ? [2, 2, 2, 2] : []))
+    }
+}
