@@ -56,7 +56,7 @@ enum ConvTiles {
     static func prefersPackedFullyConnected(rows: Int, inputSize: Int, outputSize: Int) -> Bool { false }
 
     /// Transposed pointwise chains keep their TRANSPOSE nodes and OpenBLAS convs here (see
-    /// `pointwiseUsesBLAS`); `ChannelMajorConv` still serves tests and forced use.
+    /// `pointwiseUsesBLAS`); the kernel suite still runs `ChannelMajorConv` at this level.
     static let prefersChannelMajorConv = false
     /// `ChannelMajorConv`'s tile: 6 output channels × 2 vectors of pixels (15 of 16 registers).
     static let channelMajorTile = (mr: 6, nv: 2)

@@ -158,5 +158,4 @@ final class ChannelMajorConvChainStep {
         for s in stages { pool.run(s, taskCount: s.parts) }
     }
 
-    var flops: Int { stages.reduce(0) { $0 + $1.kernel.flops } }
 }

@@ -6,7 +6,7 @@ import BlazeEngineCore
 ///     y[o, p] = residualAct(act(b[o] + Σₖ W[o, k]·x[k, p]) + residual[o, p])
 ///
 /// with `W` the OHWI filter read as the `[O, K]` matrix it is. This is the token mixing of
-/// MLP-Mixer without its two transposes (`ChannelMajorConvChain` in the engine): the filter is the
+/// MLP-Mixer without its two transposes (`ChannelMajorConvChains` in the engine): the filter is the
 /// broadcast operand and the activations the vector operand, so the pixel count (the model's
 /// channel count, 64 in face_blendshapes) is the vector axis and the 97 tokens are a K or an O.
 ///
