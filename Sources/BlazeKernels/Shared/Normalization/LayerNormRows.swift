@@ -18,12 +18,21 @@ enum LayerNormRows {
         _ x: UnsafePointer<Float>, _ y: UnsafeMutablePointer<Float>, channels C: Int,
         gamma: UnsafePointer<Float>, beta: UnsafePointer<Float>?, epsilon: Float, rows: Range<Int>
     ) {
-        // Statistics of 4 rows at a time: their sums are 4 independent dependency chains.
+        // Statistics of 4 rows at a time: their sums are 4 independent dependency chains. The next
+        // group's statistics come before this group's normalisation in program order, so their
+        // long chains (two sums, a division, a square root) overlap its independent vector work.
         var row = rows.lowerBound
-        while row &+ 4 <= rows.upperBound {
-            let (m, r) = statistics(InlineArray<4, Int> { row &+ $0 }, x, C, epsilon)
-            for i in 0..<4 { normalize(x + (row &+ i) &* C, y + (row &+ i) &* C, C, gamma, beta, mean: m[i], scale: r[i]) }
-            row &+= 4
+        if row &+ 4 <= rows.upperBound {
+            var (m, r) = statistics(InlineArray<4, Int> { row &+ $0 }, x, C, epsilon)
+            while true {
+                let next = row &+ 4
+                let more = next &+ 4 <= rows.upperBound
+                let (m2, r2) = more ? statistics(InlineArray<4, Int> { next &+ $0 }, x, C, epsilon) : (m, r)
+                for i in 0..<4 { normalize(x + (row &+ i) &* C, y + (row &+ i) &* C, C, gamma, beta, mean: m[i], scale: r[i]) }
+                row = next
+                if !more { break }
+                m = m2; r = r2
+            }
         }
         while row < rows.upperBound {
             let (m, r) = statistics(InlineArray<1, Int> { _ in row }, x, C, epsilon)
