@@ -77,36 +77,6 @@ public final class Session {
         }
         scratch = AlignedFloatBuffer(count: scratchCount)
 
-        /// The convs of `chain`, kernels shared through the model's cache.
-        func channelMajorStep(_ chain: ChannelMajorConvChains.Chain) -> ChannelMajorConvChainStep {
-            var stages: [ChannelMajorConvChainStep.Stage] = []
-            var input = UnsafePointer(pointer(chain.source))
-            for (i, c) in chain.convs.enumerated() {
-                let node = graph.nodes[c]
-                guard case .conv2D(let p) = node.op else { preconditionFailure("channel-major chain node \(c) is not a CONV_2D") }
-                let filterShape = graph.tensors[node.inputs[1]].shape
-                let O = filterShape[0], K = filterShape[3]
-                let isLast = i == chain.convs.count - 1
-                let residualActivation = isLast ? chain.residualActivation : .none
-                let kernel = model.packedKernels.kernel(
-                    PackedKernelCache.key(channelMajorConv: c, residualActivation: residualActivation)
-                ) {
-                    model.levelKernels.channelMajorConv(
-                        filter: pointer(node.inputs[1]), bias: node.inputs.count > 2 ? pointer(node.inputs[2]) : nil,
-                        outputChannels: O, inputChannels: K,
-                        pixels: ShapeMath.elementCount(graph.tensors[node.outputs[0]].shape).map { $0 / O } ?? 0,
-                        activation: p.activation, residualActivation: residualActivation)
-                }
-                let output = isLast ? pointer(chain.output) : pointer(chain.buffers[i])
-                stages.append(
-                    ChannelMajorConvChainStep.Stage(
-                        kernel, input: input, output: output,
-                        residual: isLast ? chain.residual.map { UnsafePointer(pointer($0)) } : nil, threads: threads))
-                input = UnsafePointer(output)
-            }
-            return ChannelMajorConvChainStep(stages: stages)
-        }
-
         var steps: [Step] = []
         var planned: [PlannedStep] = []
         // Conv → ADD / PRELU / RELU fusion, decided once from the graph and the arena addresses.
@@ -121,7 +91,7 @@ public final class Session {
                 guard
                     !covered.contains(where: {
                         fusion.skipped.contains($0) || fusion.fused[$0] != nil || folding.skipped.contains($0)
-                            || chains?.skipped.contains($0) == true || chains?.chains[$0] != nil
+                            || chainNodes.contains($0)
                     })
                 else { continue }
                 let x = pointer(m.input), y = pointer(m.output), n = m.rows * m.channels
@@ -145,7 +115,8 @@ public final class Session {
                     planned.append(.none); continue
                 }
                 if let chain = chains?.chains[index] {
-                    planned.append(.channelMajorConvs(channelMajorStep(chain)))
+                    planned.append(
+                        .channelMajorConvs(ChannelMajorConvChainStep(chain, graph: graph, model: model, pointer: pointer, threads: threads)))
                     continue
                 }
                 if fusion?.skipped.contains(index) == true || folding?.skipped.contains(index) == true
