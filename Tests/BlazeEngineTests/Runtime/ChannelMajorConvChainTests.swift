@@ -120,6 +120,28 @@ import Testing
         try PadFoldingTests.expectMatchesReference(graphA, "ADD of a conv output after the chain")
     }
 
+    /// A chain whose second TRANSPOSE feeds another pointwise conv (face_blendshapes' input
+    /// embedding has this form, with too few pixels to chain): `PadFolding` must not fold that
+    /// TRANSPOSE into the conv after it (the conv would read the chain's last conv output, which the
+    /// chain never writes) — the optimised plan must still match the reference.
+    @Test func chainFeedingAPointwiseConv() throws {
+        var b = Builder()
+        let x = b.tensor("x", [1, 1, 24, 48])  // [K = 24, P = 48]
+        let t = try b.node(.transpose(TransposeParams(perm: [0, 1, 3, 2])), [x], "t")
+        let f1 = b.constant("f1", [30, 1, 1, 24]), b1 = b.constant("b1", [30])
+        let o = try b.node(.conv2D(Conv2DParams(padding: .valid, activation: .relu)), [t, f1, b1], "o")
+        let z = try b.node(.transpose(TransposeParams(perm: [0, 1, 3, 2])), [o], "z")  // [1, 1, 30, 48]
+        let f2 = b.constant("f2", [16, 1, 1, 48])
+        let y = try b.node(.conv2D(Conv2DParams(padding: .valid)), [z, f2], "y")
+        let graph = try b.graph(inputs: [x], outputs: [y])
+        #expect(ChannelMajorConvChains(graph: graph, minPixels: 16).chains[2]?.output == z)
+        #expect(PadFolding(graph: graph).folds[3]?.channelMajor == true)  // what the exclusion prevents
+        #expect(PadFolding(graph: graph, excluding: [0, 1, 2]).folds.isEmpty)
+        try PadFoldingTests.expectMatchesReference(graph, "chain feeding a pointwise conv")
+        let expected = try Self.prefersChains(graph) && 48 >= 2 * Model(graph: graph).levelKernels.lanes ? [2: 1] : [:]
+        #expect(try Self.chainSteps(graph) == expected)
+    }
+
     /// face_blendshapes: its four token-mixing MLPs become chain steps (with their residual ADDs) at
     /// the levels that prefer them; the input embedding's two pixels stay a folded conv.
     @Test func blendshapesTokenMixing() throws {
