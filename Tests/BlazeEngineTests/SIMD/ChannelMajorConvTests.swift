@@ -47,18 +47,9 @@ import Testing
         let k = L.channelMajorConv(
             filter: f.pointer, bias: t.bias ? b.pointer : nil, outputChannels: t.o, inputChannels: t.k, pixels: t.p,
             activation: t.activation, residualActivation: t.residualActivation)
-        let whole = SIMDTestBuffer(t.o * t.p, fill: .nan), split = SIMDTestBuffer(t.o * t.p, fill: .nan)
-        if t.inPlace && t.residual {
-            whole.mutablePointer.update(from: res.pointer, count: res.count)
-            split.mutablePointer.update(from: res.pointer, count: res.count)
-        }
-        let wholeRes = t.residual ? (t.inPlace ? whole.pointer : res.pointer) : nil
-        let splitRes = t.residual ? (t.inPlace ? split.pointer : res.pointer) : nil
-        k.run(input: x.pointer, output: whole.mutablePointer, residual: wholeRes)
-        let a = k.workCount / 3, c = 2 * k.workCount / 3
-        k.run(input: x.pointer, output: split.mutablePointer, residual: splitRes, work: c..<k.workCount)
-        k.run(input: x.pointer, output: split.mutablePointer, residual: splitRes, work: 0..<a)
-        k.run(input: x.pointer, output: split.mutablePointer, residual: splitRes, work: a..<c)
+        let (whole, split) = SIMDTestBuffer.wholeAndSplit(
+            count: t.o * t.p, workCount: k.workCount, residual: t.residual ? res : nil, inPlace: t.inPlace
+        ) { k.run(input: x.pointer, output: $0, residual: $1, work: $2) }
         let what = "\(L.level) channel-major conv \(t) [\(k.tileRows)×\(k.tileVectors), \(k.workCount) units]"
         SIMDTestBuffer.expectClose(whole, ref, what, sourceLocation: sourceLocation)
         SIMDTestBuffer.expectIdentical(split, whole, "split " + what, sourceLocation: sourceLocation)

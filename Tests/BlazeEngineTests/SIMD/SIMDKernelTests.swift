@@ -214,18 +214,9 @@ import Testing
         for p in 0..<P {
             for ch in 0..<t.c { input.mutablePointer[t.channelMajor ? ch * P + p : p * t.c + ch] = x.pointer[p * t.c + ch] }
         }
-        let whole = SIMDTestBuffer(outCount, fill: .nan), split = SIMDTestBuffer(outCount, fill: .nan)
-        if t.inPlace && t.residual {
-            whole.mutablePointer.update(from: res.pointer, count: outCount)
-            split.mutablePointer.update(from: res.pointer, count: outCount)
-        }
-        let wholeRes = t.residual ? (t.inPlace ? whole.pointer : res.pointer) : nil
-        let splitRes = t.residual ? (t.inPlace ? split.pointer : res.pointer) : nil
-        k.run(input: input.pointer, output: whole.mutablePointer, residual: wholeRes)
-        let a = k.workCount / 3, c = 2 * k.workCount / 3
-        k.run(input: input.pointer, output: split.mutablePointer, residual: splitRes, work: c..<k.workCount)
-        k.run(input: input.pointer, output: split.mutablePointer, residual: splitRes, work: 0..<a)
-        k.run(input: input.pointer, output: split.mutablePointer, residual: splitRes, work: a..<c)
+        let (whole, split) = SIMDTestBuffer.wholeAndSplit(
+            count: outCount, workCount: k.workCount, residual: t.residual ? res : nil, inPlace: t.inPlace
+        ) { k.run(input: input.pointer, output: $0, residual: $1, work: $2) }
         let what = "\(K.level) conv \(t) [\(k.kind) \(k.tileRows)×\(k.tileVectors)/\(k.tileLanes), \(k.workCount) units]"
         SIMDTestBuffer.expectClose(whole, ref, what, sourceLocation: sourceLocation)
         SIMDTestBuffer.expectIdentical(split, whole, "split " + what, sourceLocation: sourceLocation)

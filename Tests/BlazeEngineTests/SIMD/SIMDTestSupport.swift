@@ -57,6 +57,28 @@ final class SIMDTestBuffer {
         }
     }
 
+    /// A kernel run over all `workCount` units into one output, and in three parts (last, first,
+    /// middle) into another: `run(output, residual, units)`. With `inPlace` each output starts as
+    /// a copy of `residual` and is its own residual. NaN-filled otherwise, so unwritten outputs show.
+    static func wholeAndSplit(
+        count: Int, workCount: Int, residual: SIMDTestBuffer?, inPlace: Bool,
+        _ run: (UnsafeMutablePointer<Float>, UnsafePointer<Float>?, Range<Int>) -> Void
+    ) -> (whole: SIMDTestBuffer, split: SIMDTestBuffer) {
+        let whole = SIMDTestBuffer(count, fill: .nan), split = SIMDTestBuffer(count, fill: .nan)
+        if inPlace, let residual {
+            whole.mutablePointer.update(from: residual.pointer, count: count)
+            split.mutablePointer.update(from: residual.pointer, count: count)
+        }
+        let wholeRes = residual.map { inPlace ? whole.pointer : $0.pointer }
+        let splitRes = residual.map { inPlace ? split.pointer : $0.pointer }
+        run(whole.mutablePointer, wholeRes, 0..<workCount)
+        let a = workCount / 3, c = 2 * workCount / 3
+        run(split.mutablePointer, splitRes, c..<workCount)
+        run(split.mutablePointer, splitRes, 0..<a)
+        run(split.mutablePointer, splitRes, a..<c)
+        return (whole, split)
+    }
+
     /// `|actual − ref| ≤ 1e-5 · max(1, max|ref|)` over the tensor; NaN (an unwritten element) fails.
     static func expectClose(
         _ actual: SIMDTestBuffer, _ reference: SIMDTestBuffer, _ what: String,

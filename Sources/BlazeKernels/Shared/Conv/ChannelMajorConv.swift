@@ -108,14 +108,9 @@ final class ChannelMajorConv: ChannelMajorConvKernel, @unchecked Sendable {
             for p in columns {
                 var s = bias[m]
                 for k in 0..<K { s += a[k * mr + m] * input[k * P + p] }
-                if let lo = act.lo, s < lo { s = lo }
-                if let hi = act.hi, s > hi { s = hi }
+                s = act.apply(s)
                 let i = (first + m) * P + p
-                if let residual {
-                    s += residual[i]
-                    if let lo = resAct.lo, s < lo { s = lo }
-                    if let hi = resAct.hi, s > hi { s = hi }
-                }
+                if let residual { s = resAct.apply(s + residual[i]) }
                 output[i] = s
             }
         }
