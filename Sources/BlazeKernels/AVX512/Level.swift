@@ -95,9 +95,25 @@ enum DWShapes {
     /// with `+` emitted an array-growth specialisation shared with other modules (weak symbol).
     static let forcedTilePixels = [8, 4, 2, 1]
 
-    /// 3×3 and 5×5 layers with at least this many widest vectors run them in `DWPixelMajor` rows.
-    /// Not measured at this level yet: the tiles stay (`--tile 1` forces it).
-    static let pixelMajorMinVectors = Int.max
+    /// 3×3 and 5×5 layers run their widest vectors (at least 2) in `DWPixelMajor` rows when the
+    /// input streams (`PackedDepthwiseConv2D.streamsInput`) and at most a tenth of the output
+    /// columns touch the padding (`borderPixels`: those run one pixel at a time, on their valid
+    /// columns; zero columns through pointer selects, as the border tiles do, were slower still).
+    /// Measured on AMD Zen 4 (`bench --layer depthwise … --tile`, medians of 5 alternating runs,
+    /// hot / cold ms, pixel-major against the best tile): 112×112×64 s2 0.072/0.19 vs
+    /// 0.082/0.22, 56×56×144 0.127/0.24 vs 0.149/0.36, 56×56×144 5×5 s2 0.092/0.22 vs
+    /// 0.099/0.25, 28×28×240 s2 0.017/0.052 vs 0.023/0.081; tiles won on 5×5 stride-1 layers
+    /// (28×28×240 0.131 vs 0.123 hot, 7×7×1152 0.064 vs 0.036: 4 of every 28 and 5 of 7 pixels
+    /// on the border), on 14×14×480 hot (0.036 vs 0.031) and on 112×112×24 (one 16-lane vector).
+    static func prefersPixelMajor(_ g: ConvGeometry, wideVectors: Int, borderPixels: Int) -> Bool {
+        wideVectors >= 2 && PackedDepthwiseConv2D.streamsInput(g) && borderPixels * 10 <= g.outW
+    }
+    /// `PackedDepthwiseConv2D.vectorsFactor` of 4-vector tiles: as costly per computed pixel as one
+    /// vector, so 2-vector tiles win on equal pixel counts. Measured on AMD Zen 4 (hot ms, 8×1 /
+    /// 4×2 / 2×4 tiles): 5×5 28×28×240 0.134/0.123/0.147, 14×14×672 0.094/0.091/0.106 (2×4
+    /// computes 14 pixels a row, the others 16), 7×7×1152 0.048/0.049/0.056, 3×3 14×14×480
+    /// 0.033/0.031/0.033; one Intel Xeon had 4 vectors losing to 2 on cached inputs (1.14).
+    static let fourVectorsFactor = (cached: 1.0, streamed: 1.0)
 
     /// Channel vectors per tile for a tile of `pixels` pixels (0: no such tile for `path`).
     static func tileVectors(pixels: Int, path: PackedDepthwiseConv2D.Path) -> Int {

@@ -15,8 +15,8 @@
 /// layer to fit the row width): each kernel row's input columns are loaded once into registers;
 /// columns in the padding are zeros (padding handled inside the kernel, no padded copy). Channels
 /// are covered exactly by 16-, 8-, 4-lane vectors then scalars (C = 24 → 16 + 8; C = 42 →
-/// 16+16+8+1+1). 3×3 and 5×5 layers with enough channels (`DWShapes.pixelMajorMinVectors`
-/// widest vectors or more) instead run the widest blocks a few output pixels at a time over all
+/// 16+16+8+1+1). 3×3 and 5×5 layers the level picks (`DWShapes.prefersPixelMajor`: enough
+/// widest vectors, and at avx512 a streamed input with few border pixels) instead run the widest blocks a few output pixels at a time over all
 /// of them (`DWPixelMajor`, forced with `tilePixels: 1`), the narrower tail blocks in tiles as
 /// above. Other shapes use a general vectorised path (any kernel, stride, dilation); depth
 /// multiplier > 1 a scalar path.
@@ -98,6 +98,13 @@ final class PackedDepthwiseConv2D: DepthwiseKernel, @unchecked Sendable {
             return
         }
         multiplierBias = 0; multiplierAlpha = 0
+        // ox is interior when ox·s − padLeft ≥ 0 and ox·s − padLeft + (KW−1)·d ≤ W − 1.
+        let span = (g.kernelW - 1) * g.dilationW
+        let lo = (g.padLeft + g.strideW - 1) / g.strideW
+        let hiIncl = g.inW - 1 - span + g.padLeft
+        let hi = hiIncl < 0 ? 0 : hiIncl / g.strideW + 1
+        interiorLo = min(lo, g.outW)
+        interiorHi = max(interiorLo, min(hi, g.outW))
 
         let square = g.kernelH == g.kernelW && g.strideH == g.strideW && g.dilationH == 1 && g.dilationW == 1
         switch (square, g.kernelH, g.strideH) {
@@ -112,7 +119,10 @@ final class PackedDepthwiseConv2D: DepthwiseKernel, @unchecked Sendable {
         // (`vectorsFactor`).
         let wide = g.inC / DWShapes.laneWidths[0]
         let pixelMajorKernel = path == .k3s1 || path == .k3s2 || path == .k5s1 || path == .k5s2
-        let pixelMajor = pixelMajorKernel && wide > 0 && (tilePixels == 1 || (tilePixels == nil && wide >= DWShapes.pixelMajorMinVectors))
+        let borderPixels = g.outW - (interiorHi - interiorLo)
+        let pixelMajor =
+            pixelMajorKernel && wide > 0
+            && (tilePixels == 1 || (tilePixels == nil && DWShapes.prefersPixelMajor(g, wideVectors: wide, borderPixels: borderPixels)))
         pixelMajorBlocks = pixelMajor ? wide : 0
         let tilePixels = tilePixels == 1 ? nil : tilePixels
         let streaming = Self.streamsInput(g)
@@ -181,13 +191,6 @@ final class PackedDepthwiseConv2D: DepthwiseKernel, @unchecked Sendable {
             }
         }
 
-        // ox is interior when ox·s − padLeft ≥ 0 and ox·s − padLeft + (KW−1)·d ≤ W − 1.
-        let span = (g.kernelW - 1) * g.dilationW
-        let lo = (g.padLeft + g.strideW - 1) / g.strideW
-        let hiIncl = g.inW - 1 - span + g.padLeft
-        let hi = hiIncl < 0 ? 0 : hiIncl / g.strideW + 1
-        interiorLo = min(lo, g.outW)
-        interiorHi = max(interiorLo, min(hi, g.outW))
         chunkPixels = pixelMajor ? g.outW : Self.chunkPixels(geometry: g)
     }
 
@@ -195,16 +198,15 @@ final class PackedDepthwiseConv2D: DepthwiseKernel, @unchecked Sendable {
     /// current x86 cores, so the layer streams it from L3 or memory.
     static func streamsInput(_ g: ConvGeometry) -> Bool { g.inH * g.inW * g.inC * 4 > 512 * 1024 }
 
-    /// Relative cost per computed pixel of a tile of `b` channel vectors. Timed alternately on
+    /// Relative cost per computed pixel of a tile of `b` channel vectors: 1 for one vector,
+    /// 0.86 for two, the level's `DWShapes.fourVectorsFactor` for four. Timed alternately on
     /// one Intel Xeon (avx512), tiles of 2 and 4 vectors took 0.72–0.95 of the 8×1 tile's time
-    /// on 3×3 layers of 42–288 channels (0.93–1.19 at avx2); of the two, 4 vectors (4 adjacent
-    /// cache lines per pixel) won on streamed inputs (56×56×144: 0.89 of the 2-vector tile's
-    /// time) and lost on cached ones (28×28×144: 1.14).
+    /// on 3×3 layers of 42–288 channels (0.93–1.19 at avx2).
     static func vectorsFactor(_ b: Int, streaming: Bool) -> Double {
         switch b {
         case 1: 1
         case 2: 0.86
-        default: streaming ? 0.84 : 0.88
+        default: streaming ? DWShapes.fourVectorsFactor.streamed : DWShapes.fourVectorsFactor.cached
         }
     }
 
