@@ -16,9 +16,9 @@
 /// columns in the padding are zeros (padding handled inside the kernel, no padded copy). Channels
 /// are covered exactly by 16-, 8-, 4-lane vectors then scalars (C = 24 → 16 + 8; C = 42 →
 /// 16+16+8+1+1). 3×3 and 5×5 layers the level picks (`DWShapes.prefersPixelMajor`: enough
-/// widest vectors, and at avx512 a streamed input with few border pixels) instead run the widest blocks a few output pixels at a time over all
-/// of them (`DWPixelMajor`, forced with `tilePixels: 1`), the narrower tail blocks in tiles as
-/// above. Other shapes use a general vectorised path (any kernel, stride, dilation); depth
+/// widest vectors; at avx512 also a streamed input and few border pixels) instead run the
+/// widest blocks a few output pixels at a time over all of them (`DWPixelMajor`, forced with
+/// `tilePixels: 1`), the narrower tail blocks in tiles as above. Other shapes use a general vectorised path (any kernel, stride, dilation); depth
 /// multiplier > 1 a scalar path.
 import BlazeEngineCore
 
