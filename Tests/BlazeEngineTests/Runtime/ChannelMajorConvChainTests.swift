@@ -21,6 +21,20 @@ import Testing
 
     static func prefersChains(_ graph: Graph) throws -> Bool { try Model(graph: graph).levelKernels.prefersChannelMajorConv }
 
+    /// TRANSPOSE (channels ↔ width) → CONV_2D with a constant `filter` → TRANSPOSE `back`; the
+    /// conv's output is a graph output too when `convIsOutput` (then it is read twice).
+    static func transposeConvTranspose(
+        input: [Int], filter: [Int], padding: Padding = .valid, back: [Int] = [0, 1, 3, 2], convIsOutput: Bool = false
+    ) throws -> Graph {
+        var b = Builder()
+        let x = b.tensor("x", input)
+        let t = try b.node(.transpose(TransposeParams(perm: [0, 1, 3, 2])), [x], "t")
+        let f = b.constant("f", filter)
+        let o = try b.node(.conv2D(Conv2DParams(padding: padding)), [t, f], "o")
+        let z = try b.node(.transpose(TransposeParams(perm: back)), [o], "z")
+        return try b.graph(inputs: [x], outputs: convIsOutput ? [z, o] : [z])
+    }
+
     /// face_blendshapes' token mixing: [97, 64] tokens × channels, 97 → 384 (ReLU) → 97, residual ADD.
     @Test(arguments: [(97, 64, 384), (13, 40, 7), (5, 33, 50)])
     func tokenMixingWithResidual(_ c: (Int, Int, Int)) throws {
@@ -75,35 +89,15 @@ import Testing
     /// Not chains: an intermediate read twice, a second TRANSPOSE that is not the inverse kind (H ↔ W),
     /// a 1×3 conv inside. And a chain whose residual is a conv output.
     @Test func chainsThatMustNotForm() throws {
-        var b = Builder()
-        let x = b.tensor("x", [1, 1, 12, 40])
-        let t = try b.node(.transpose(TransposeParams(perm: [0, 1, 3, 2])), [x], "t")
-        let f = b.constant("f", [12, 1, 1, 12])
-        let o = try b.node(.conv2D(Conv2DParams(padding: .valid)), [t, f], "o")
-        let z = try b.node(.transpose(TransposeParams(perm: [0, 1, 3, 2])), [o], "z")
-        let graph = try b.graph(inputs: [x], outputs: [z, o])  // o is also an output
-        #expect(ChannelMajorConvChains(graph: graph, minPixels: 1).chains.isEmpty)
-        try PadFoldingTests.expectMatchesReference(graph, "intermediate read twice")
-
-        var w = Builder()
-        let xw = w.tensor("xw", [1, 3, 12, 40])
-        let tw = try w.node(.transpose(TransposeParams(perm: [0, 1, 3, 2])), [xw], "tw")  // [1, 3, 40, 12]
-        let fw = w.constant("fw", [12, 1, 1, 12])
-        let ow = try w.node(.conv2D(Conv2DParams(padding: .valid)), [tw, fw], "ow")
-        let zw = try w.node(.transpose(TransposeParams(perm: [0, 2, 1, 3])), [ow], "zw")  // H ↔ W only
-        let graphW = try w.graph(inputs: [xw], outputs: [zw])
-        #expect(ChannelMajorConvChains(graph: graphW, minPixels: 1).chains.isEmpty)
-        try PadFoldingTests.expectMatchesReference(graphW, "not channel-major")
-
-        var k = Builder()
-        let xk = k.tensor("xk", [1, 1, 12, 40])
-        let tk = try k.node(.transpose(TransposeParams(perm: [0, 1, 3, 2])), [xk], "tk")
-        let fk = k.constant("fk", [12, 1, 3, 12])
-        let ok = try k.node(.conv2D(Conv2DParams(padding: .same)), [tk, fk], "ok")
-        let zk = try k.node(.transpose(TransposeParams(perm: [0, 1, 3, 2])), [ok], "zk")
-        let graphK = try k.graph(inputs: [xk], outputs: [zk])
-        #expect(ChannelMajorConvChains(graph: graphK, minPixels: 1).chains.isEmpty)
-        try PadFoldingTests.expectMatchesReference(graphK, "1×3 conv")
+        let cases = [
+            (try Self.transposeConvTranspose(input: [1, 1, 12, 40], filter: [12, 1, 1, 12], convIsOutput: true), "intermediate read twice"),
+            (try Self.transposeConvTranspose(input: [1, 3, 12, 40], filter: [12, 1, 1, 12], back: [0, 2, 1, 3]), "not channel-major"),
+            (try Self.transposeConvTranspose(input: [1, 1, 12, 40], filter: [12, 1, 3, 12], padding: .same), "1×3 conv")
+        ]
+        for (graph, label) in cases {
+            #expect(ChannelMajorConvChains(graph: graph, minPixels: 1).chains.isEmpty, "\(label)")
+            try PadFoldingTests.expectMatchesReference(graph, label)
+        }
 
         // The residual is a conv output (planned before the chain) and the ADD is the chain's.
         var a = Builder()
