@@ -57,3 +57,13 @@ public struct Node: Sendable, Equatable {
         self.op = op; self.inputs = inputs; self.outputs = outputs
     }
 }
+
+extension Graph {
+    /// How many node inputs read each tensor, by tensor index (a node reading a tensor twice
+    /// counts twice). The planners' test for a tensor only the next node reads.
+    var consumerCounts: [Int] {
+        var counts = [Int](repeating: 0, count: tensors.count)
+        for node in nodes { for t in node.inputs { counts[t] += 1 } }
+        return counts
+    }
+}

@@ -42,8 +42,7 @@ struct ChannelMajorConvChains {
     private(set) var extendedReads: [Int: Int] = [:]
 
     init(graph: Graph, minPixels: Int) {
-        var consumers = [Int](repeating: 0, count: graph.tensors.count)
-        for node in graph.nodes { for t in node.inputs { consumers[t] += 1 } }
+        let consumers = graph.consumerCounts
         let graphOutputs = Set(graph.outputs)
         func internalTensor(_ t: Int) -> Bool {
             consumers[t] == 1 && !graphOutputs.contains(t) && graph.tensors[t].constant == nil

@@ -40,8 +40,7 @@ struct FusionPlan {
         pointer: (Int) -> UnsafeMutablePointer<Float>
     ) {
         let nodes = graph.nodes
-        var consumers = [Int](repeating: 0, count: graph.tensors.count)
-        for node in nodes { for t in node.inputs { consumers[t] += 1 } }
+        let consumers = graph.consumerCounts
         let graphOutputs = Set(graph.outputs)
         func intermediate(_ t: Int) -> Bool {
             consumers[t] == 1 && !graphOutputs.contains(t) && graph.tensors[t].constant == nil

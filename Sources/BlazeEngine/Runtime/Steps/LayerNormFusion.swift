@@ -31,8 +31,7 @@ struct LayerNormFusion {
     static let nodeCount = 10
 
     init(graph: Graph) {
-        var consumers = [Int](repeating: 0, count: graph.tensors.count)
-        for node in graph.nodes { for t in node.inputs { consumers[t] += 1 } }
+        let consumers = graph.consumerCounts
         let graphOutputs = Set(graph.outputs)
         var i = 0
         while i + Self.nodeCount <= graph.nodes.count {

@@ -34,10 +34,9 @@ struct PadFolding {
     /// `excluding`: nodes another plan already covers (`ChannelMajorConvChains`); neither the conv
     /// nor the PAD / TRANSPOSE of a fold may be one.
     init(graph: Graph, excluding: Set<Int> = []) {
-        var consumers = [Int](repeating: 0, count: graph.tensors.count)
+        let consumers = graph.consumerCounts
         var producer = [Int?](repeating: nil, count: graph.tensors.count)
         for (i, node) in graph.nodes.enumerated() {
-            for t in node.inputs { consumers[t] += 1 }
             for t in node.outputs { producer[t] = i }
         }
         let graphOutputs = Set(graph.outputs)
