@@ -17,5 +17,7 @@ extension RepoPaths {
     /// (Tests/Fixtures/testdata; provenance and licences in its SOURCES.md).
     public static var testdata: URL { root.appendingPathComponent("Tests/Fixtures/testdata") }
     public static var testImages: URL { testdata.appendingPathComponent("images") }
+    /// MediaPipe 0.10.21's outputs for those photos, made by
+    /// Tools/fixtures/testdata/make_mediapipe_references.py.
     public static var referenceOutputs: URL { testdata.appendingPathComponent("reference") }
 }

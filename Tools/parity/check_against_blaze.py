@@ -24,8 +24,8 @@ Usage (from the repository root)::
     swift build -c release --product blaze-model
     python3 Tools/parity/check_against_blaze.py \\
         --blaze-model .build/release/blaze-model \\
-        --models-dir /work/shared/models \\
-        --fixtures Tests/BlazeEngineTests/Fixtures/parity
+        [--models-dir Models/sources] \\
+        [--fixtures Tests/BlazeEngineTests/Fixtures/parity]
 
 Needs only python3 + numpy.  The fixtures are made by
 ``Tools/parity/make_parity_fixtures.py``.
@@ -48,7 +48,7 @@ import numpy as np
 
 REPO_ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 DEFAULT_FIXTURES = os.path.join(REPO_ROOT, "Tests", "BlazeEngineTests", "Fixtures", "parity")
-DEFAULT_MODELS = "/work/shared/models"
+DEFAULT_MODELS = os.path.join(REPO_ROOT, "Models", "sources")
 
 _SOURCE_RE = re.compile(r"^(?P<file>[^:()]+?)(?::(?P<entry>[^()]+?))?\s+\(sha256 (?P<sha>[0-9a-f]{64})\)$")
 
@@ -177,7 +177,7 @@ def main(argv=None) -> int:
                                  epilog=__doc__)
     ap.add_argument("--blaze-model", required=True, help="path to the built blaze-model executable")
     ap.add_argument("--models-dir", default=DEFAULT_MODELS,
-                    help=f"directory with the original .tflite/.task files (default {DEFAULT_MODELS})")
+                    help="directory with the original .tflite/.task files (default: Models/sources)")
     ap.add_argument("--fixtures", default=DEFAULT_FIXTURES,
                     help="fixture directory with manifest.json (default: Tests/BlazeEngineTests/Fixtures/parity)")
     ap.add_argument("--tolerance", type=float, default=1e-4,

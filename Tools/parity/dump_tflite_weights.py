@@ -19,9 +19,8 @@ non-zeros. Values are written with ``repr(float(np.float32(v)))``, which round-t
 
 Run from the repository root (needs ``pip install ai-edge-litert tflite numpy``):
 
-    python3 Tools/parity/dump_tflite_weights.py \
-        --models Tests/BlazeConvertTests/Fixtures/tflite \
-        --out Tests/BlazeConvertTests/Fixtures/parity/folded_weights.json
+    python3 Tools/parity/dump_tflite_weights.py [--models Models/sources] \
+        [--out Tests/BlazeConvertTests/Fixtures/parity/folded_weights.json]
 
 With ``--checksums DIR`` it instead writes ``DIR/<stem>.checksums.json`` for every ``DIR/*.tflite``:
 {DEQUANTIZE output name: [sum, sum of |v|, element count]} over all DEQUANTIZE outputs. The
@@ -126,17 +125,23 @@ def checksums(folder):
             json.dump(result, f, indent=0, sort_keys=True)
 
 
+REPO = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+
+
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--models", help="folder with the two fixture .tflite files")
-    ap.add_argument("--out")
-    ap.add_argument("--checksums", help="write <stem>.checksums.json for every .tflite in this folder")
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--models", default=os.path.join(REPO, "Models", "sources"),
+                    help="folder holding face_detection_short_range.tflite and "
+                         "face_detection_full_range_sparse.tflite (default: Models/sources)")
+    ap.add_argument("--out", default=os.path.join(REPO, "Tests", "BlazeConvertTests", "Fixtures", "parity",
+                                                  "folded_weights.json"),
+                    help="output JSON (default: Tests/BlazeConvertTests/Fixtures/parity/folded_weights.json)")
+    ap.add_argument("--checksums", metavar="DIR",
+                    help="instead, write DIR/<stem>.checksums.json for every DIR/*.tflite")
     args = ap.parse_args()
     if args.checksums:
         checksums(args.checksums)
         return
-    if not (args.models and args.out):
-        ap.error("--models and --out are required without --checksums")
 
     def sparse_picks(model):
         sg = model.Subgraphs(0)

@@ -14,7 +14,7 @@ Cases per net:
 
 * ``random``            seeded uniform noise in the net's input range
                         (``numpy.random.default_rng(SEED)``, one fixed seed per net).
-* ``photo_<imagestem>`` real photos from the shared test set:
+* ``photo_<imagestem>`` real photos of Tests/Fixtures/testdata/images:
     - detectors (face short range 128², face full range 192², palm full/lite 192²):
       the whole RGB photo letterboxed (aspect kept, Pillow BILINEAR resize,
       centred, black = pixel value 0 in the padding) to the input size;
@@ -58,11 +58,13 @@ junk before the first local header; ``zipfile`` copes with that).
 How to run (from the repository root)
 -------------------------------------
     pip install ai-edge-litert numpy pillow
-    python3 Tools/parity/make_parity_fixtures.py \\
-        --models-dir /work/shared/models \\
-        --images-dir /work/shared/testdata/images \\
-        --reference-dir /work/shared/testdata/reference \\
-        --out Tests/BlazeEngineTests/Fixtures/parity
+    python3 Tools/parity/make_parity_fixtures.py [--models-dir Models/sources] \\
+        [--images-dir Tests/Fixtures/testdata/images] \\
+        [--reference-dir Tests/Fixtures/testdata/reference] \\
+        [--out Tests/BlazeEngineTests/Fixtures/parity]
+
+The defaults (shown) are the repository's own copies; the reference JSONs are made by
+``Tools/fixtures/testdata/make_mediapipe_references.py``.
 
 Check a built converter/engine against the fixtures with
 ``Tools/parity/check_against_blaze.py``.
@@ -354,13 +356,20 @@ def run_model(interp: Interpreter, x: np.ndarray):
     return outs
 
 
+REPO = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--models-dir", required=True)
-    ap.add_argument("--images-dir", required=True)
-    ap.add_argument("--reference-dir", required=True)
-    ap.add_argument("--out", required=True)
+    ap.add_argument("--models-dir", default=os.path.join(REPO, "Models", "sources"),
+                    help="folder of the original .tflite files and face_landmarker.task (default: Models/sources)")
+    ap.add_argument("--images-dir", default=os.path.join(REPO, "Tests", "Fixtures", "testdata", "images"),
+                    help="folder of the test photos (default: Tests/Fixtures/testdata/images)")
+    ap.add_argument("--reference-dir", default=os.path.join(REPO, "Tests", "Fixtures", "testdata", "reference"),
+                    help="folder of the MediaPipe reference JSONs (default: Tests/Fixtures/testdata/reference)")
+    ap.add_argument("--out", default=os.path.join(REPO, "Tests", "BlazeEngineTests", "Fixtures", "parity"),
+                    help="output folder (default: Tests/BlazeEngineTests/Fixtures/parity)")
     ap.add_argument("--only", action="append", default=None,
                     help="generate only this stem (repeatable); manifest then lists only these")
     args = ap.parse_args(argv)

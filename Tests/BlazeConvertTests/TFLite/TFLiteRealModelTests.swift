@@ -3,7 +3,7 @@ import Foundation
 import Testing
 @testable import BlazeConvert
 
-/// Conversion of the two MediaPipe face detectors shipped as fixtures (see Fixtures/tflite/README.md).
+/// Conversion of the two MediaPipe face detectors of Models/sources (provenance in Models/README.md).
 @Suite struct TFLiteRealModelTests {
     static let shortRange = "face_detection_short_range"
     static let fullRange = "face_detection_full_range_sparse"
