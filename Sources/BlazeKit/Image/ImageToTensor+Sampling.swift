@@ -1,24 +1,14 @@
 import Foundation
 // The crop's hot loop: OpenCV's warpPerspective(INTER_LINEAR) fixed-point bilinear (§S1 step 5)
-// with the orientation folded into the integer map.
-
-/// Round-half-to-even of `v·32` as an integer (1/32-pixel units), clamped far outside any image so
-/// that huge coordinates neither trap nor wrap. Adding and subtracting 1.5·2⁵² rounds to nearest
-/// even in the default rounding mode without a libm call.
-@inline(__always)
-func fixedPoint32(_ v: Double) -> Int {
-    let magic = 6_755_399_441_055_744.0
-    let s = min(max(v * 32, -1e12), 1e12)
-    return Int((s + magic) - magic)
-}
+// at OpenCV's own sample positions (`OpenCVWarpMap`), with the orientation folded into the
+// integer map.
 
 struct CropSampler: PixelSourceVisitor {
     typealias Result = Void
     let storedWidth: Int, storedHeight: Int
     let map: OrientationTransform  // upright → stored, scaled to 1/32 px
     let tw: Int, th: Int
-    let cx: Double, cy: Double, rw: Double, rh: Double, cosT: Double, sinT: Double
-    let rotated: Bool
+    let warp: OpenCVWarpMap
     let replicate: Bool
     let scale: Float, lo: Float
     let output: UnsafeMutablePointer<Float>
@@ -35,13 +25,9 @@ struct CropSampler: PixelSourceVisitor {
         map = m
         tw = options.width
         th = options.height
-        cx = Double(t.centerX)
-        cy = Double(t.centerY)
-        rw = Double(t.width)
-        rh = Double(t.height)
-        rotated = t.rotation != 0
-        cosT = rotated ? cos(Double(t.rotation)) : 1
-        sinT = rotated ? sin(Double(t.rotation)) : 0
+        warp = OpenCVWarpMap(
+            centerX: t.centerX, centerY: t.centerY, width: t.width, height: t.height, rotation: t.rotation,
+            tensorWidth: tw, tensorHeight: th)
         replicate = options.borderMode == .replicate
         lo = options.outputRange.lowerBound
         scale = (options.outputRange.upperBound - lo) / 255
@@ -51,38 +37,15 @@ struct CropSampler: PixelSourceVisitor {
     func visit<S: PixelSource>(_ source: S) {
         var lut = [Float](repeating: 0, count: 256)
         for p in 0..<256 { lut[p] = Float(p) * scale + lo }
-        // Per-column offsets a·cosθ, a·sinθ with a = (u/TW − 0.5)·rw; per-row ones from b.
-        var colA = [Double](repeating: 0, count: tw)
-        for u in 0..<tw { colA[u] = (Double(u) / Double(tw) - 0.5) * rw }
         var xs = [Int](repeating: 0, count: tw), ys = [Int](repeating: 0, count: tw)
-        var fixedX = [Int](repeating: 0, count: tw)
-        if !rotated { for u in 0..<tw { fixedX[u] = fixedPoint32(cx + colA[u]) } }
         lut.withUnsafeBufferPointer { lut in
-            colA.withUnsafeBufferPointer { colA in
-                xs.withUnsafeMutableBufferPointer { xs in
-                    ys.withUnsafeMutableBufferPointer { ys in
-                        fixedX.withUnsafeBufferPointer { fixedX in
-                            for v in 0..<th {
-                                let b = (Double(v) / Double(th) - 0.5) * rh
-                                if rotated {
-                                    let bx = cx - b * sinT, by = cy + b * cosT
-                                    for u in 0..<tw {
-                                        let a = colA[u]
-                                        xs[u] = fixedPoint32(bx + a * cosT)
-                                        ys[u] = fixedPoint32(by + a * sinT)
-                                    }
-                                } else {
-                                    let y = fixedPoint32(cy + b)
-                                    for u in 0..<tw {
-                                        xs[u] = fixedX[u]
-                                        ys[u] = y
-                                    }
-                                }
-                                sampleRow(
-                                    source, xs: xs.baseAddress!, ys: ys.baseAddress!, lut: lut.baseAddress!,
-                                    out: output + v &* tw &* 3)
-                            }
-                        }
+            xs.withUnsafeMutableBufferPointer { xs in
+                ys.withUnsafeMutableBufferPointer { ys in
+                    for v in 0..<th {
+                        warp.row(v, xs: xs.baseAddress!, ys: ys.baseAddress!)
+                        sampleRow(
+                            source, xs: xs.baseAddress!, ys: ys.baseAddress!, lut: lut.baseAddress!,
+                            out: output + v &* tw &* 3)
                     }
                 }
             }

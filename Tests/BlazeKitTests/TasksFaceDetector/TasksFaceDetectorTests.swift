@@ -1,3 +1,4 @@
+import BlazeTestSupport
 import BlazeImageIO
 import Dispatch
 import Foundation
@@ -32,10 +33,13 @@ struct TasksFaceDetectorTests {
         try JSONDecoder().decode(TasksFaceDetectorReference.self, from: fixtureData("faces/tasks_face_detector.json"))
     }
 
-    /// Same detections in the same order (descending score): keypoints within 1e-3 of the image
-    /// size, boxes (whole pixels, clamped as MediaPipe does) within 1 px, scores within 3e-3 (two
-    /// smaller faces of three_people score 0.001–0.002 below MediaPipe's, in `FaceDetector` too,
-    /// i.e. logits about 0.013 apart; the cause is not known yet).
+    /// Same detections in the same order (descending score): keypoints, boxes (whole pixels,
+    /// clamped as MediaPipe does) and scores within 3× the worst measured (docs/testing.md), with a
+    /// floor of the reference's rounding (6 decimals). A crop that rounded OpenCV's sample ties to
+    /// even instead of taking OpenCV's own positions put two faces of three_people 0.001–0.002 low.
+    static let scoreTolerance: Float = 2e-6
+    static let keypointTolerance: Float = 2e-6
+    static let boxTolerance: Double = 0
     @Test(arguments: ["default", "loose"])
     func matchesMediaPipe(run name: String) throws {
         let run = try #require(try Self.reference.get().runs[name])
@@ -44,25 +48,32 @@ struct TasksFaceDetectorTests {
         options.minSuppressionThreshold = run.min_suppression_threshold
         let detector = try TasksFaceDetector(options: options)
         #expect(run.photos.count == FaceTestData.photoNames.count)
+        var worstScore: Float = 0, worstKeypoint: Float = 0, worstBox = 0.0
         for photo in FaceTestData.photoNames {
             let ref = try #require(run.photos[photo])
             let result = try detector.detect(image: try FaceTestData.image(photo))
             #expect(result.detections.count == ref.detections.count, "\(name) \(photo): \(result.detections.count) vs \(ref.detections.count)")
             for (ours, theirs) in zip(result.detections, ref.detections) {
-                #expect(abs(ours.categories[0].score - theirs.score) <= 3e-3, "\(photo)")
+                let scoreError = abs(ours.categories[0].score - theirs.score)
+                worstScore = worse(worstScore, scoreError)
+                #expect(scoreError <= Self.scoreTolerance, "\(name) \(photo): score \(ours.categories[0].score) vs \(theirs.score)")
                 let box = ours.boundingBox
-                let boxError = max(
-                    abs(box.x - theirs.box[0]), abs(box.y - theirs.box[1]), abs(box.width - theirs.box[2]),
-                    abs(box.height - theirs.box[3]))
-                #expect(boxError <= 1, "\(name) \(photo): box \(box) vs \(theirs.box)")
+                let boxError = [
+                    abs(box.x - theirs.box[0]), abs(box.y - theirs.box[1]), abs(box.width - theirs.box[2]), abs(box.height - theirs.box[3])
+                ].worstError()
+                worstBox = worse(worstBox, boxError)
+                #expect(boxError <= Self.boxTolerance, "\(name) \(photo): box \(box) vs \(theirs.box)")
                 #expect(ours.keypoints.count == 6 && theirs.keypoints.count == 6)
                 for (k, r) in zip(ours.keypoints, theirs.keypoints) {
-                    #expect(abs(k.x - r[0]) <= 1e-3 && abs(k.y - r[1]) <= 1e-3, "\(name) \(photo): keypoint \(k) vs \(r)")
+                    let keypointError = worse(abs(k.x - r[0]), abs(k.y - r[1]))
+                    worstKeypoint = worse(worstKeypoint, keypointError)
+                    #expect(keypointError <= Self.keypointTolerance, "\(name) \(photo): keypoint \(k) vs \(r)")
                 }
                 #expect(box.x == box.x.rounded() && box.width == box.width.rounded(), "whole pixels")
                 #expect(ours.keypoints.map(\.label) == FaceKeypoint.allCases.map { Optional($0.name) })
             }
         }
+        print("[Tasks FaceDetector] \(name): worst score difference \(worstScore), keypoint \(worstKeypoint), box \(worstBox) px")
     }
 
     /// The delegate rules of MediaPipe's tasks, with the same error type as the landmarkers
