@@ -107,6 +107,18 @@ import Testing
         if let path = ProcessInfo.processInfo.environment["BLAZE_CANVAS_PREVIEW"] {
             try c.write(to: URL(fileURLWithPath: path))
         }
-        #expect(c.pixels.contains(255))
+        // Each glyph sits in its own 5×7 cell, 6 px apart: space is blank, every other printable
+        // character draws something, and no two characters share a bitmap.
+        var bitmaps: [Character: [Bool]] = [:]
+        for (i, character) in ascii.enumerated() {
+            let x0 = 2 + i % 32 * 6, y0 = 2 + i / 32 * 10
+            bitmaps[character] = (0..<35).map { c.pixel(x: x0 + $0 % 5, y: y0 + $0 / 5) == .white }
+        }
+        #expect(bitmaps[" "]?.contains(true) == false)
+        let inked = bitmaps.filter { $0.key != " " }
+        #expect(inked.count == 94 && inked.values.allSatisfy { $0.contains(true) })
+        #expect(Set(inked.values).count == inked.count, "two glyphs render the same bitmap")
+        #expect(c.pixel(x: 4, y: 50) == .yellow)  // the label's background box
+        #expect(c.pixel(x: 140, y: 60) == .green && c.pixel(x: 165, y: 60) == .cyan)
     }
 }

@@ -87,7 +87,10 @@ import Testing
         func u16(_ v: UInt16) -> [UInt8] { bigEndian ? [UInt8(v >> 8), UInt8(v & 0xFF)] : [UInt8(v & 0xFF), UInt8(v >> 8)] }
         func u32(_ v: UInt32) -> [UInt8] { bigEndian ? u16(UInt16(v >> 16)) + u16(UInt16(v & 0xFFFF)) : u16(UInt16(v & 0xFFFF)) + u16(UInt16(v >> 16)) }
         let header: [UInt8] = bigEndian ? [0x4D, 0x4D, 0x00, 0x2A] : [0x49, 0x49, 0x2A, 0x00]
-        let ifd: [UInt8] = u16(1) + u16(0x0112) + u16(type) + u32(1) + u16(orientation) + [0, 0] + u32(0)
+        // In parts: Swift 6.2.3 cannot type-check the whole `+` chain in reasonable time.
+        var ifd = u16(1) + u16(0x0112) + u16(type)
+        ifd += u32(1) + u16(orientation)
+        ifd += [0, 0] + u32(0)
         return Array("Exif".utf8) + [0, 0] + header + u32(ifdOffset) + ifd
     }
 

@@ -148,11 +148,15 @@ import Testing
             expectBlazeError("bad frame header") { try reader.nextFrame() }
         }
         expectBlazeError("missing file") { try Y4MReader(path: "/nonexistent/x.y4m") }
-        // Failed opens leave no file descriptor behind.
+        // Failed opens leave no file descriptor behind: none of the process's descriptors is this
+        // file afterwards (whatever other tests open meanwhile).
         try withTempFile(Data("YUV4MPEG2 W4 H2 C444\n".utf8)) { path in
-            let before = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count
             for _ in 0..<50 { expectBlazeError("C444") { try Y4MReader(path: path) } }
-            #expect(try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count < before + 10)  // other tests run in parallel
+            let open = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").compactMap {
+                try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)")
+            }
+            #expect(!open.isEmpty, "/proc/self/fd lists no descriptor")
+            #expect(!open.contains(path), "a failed open left \(path) open")
         }
     }
 
@@ -232,19 +236,21 @@ import Testing
         while let f = try reader.nextFrame() {
             checksum &+= f.image.withUnsafePlanes { Int($0[0].bytes[count % 1000]) }
             count += 1
-            if count == 10 { baseline = residentBytes() }
+            if count == 10 { baseline = try residentBytes() }
         }
-        let growth = residentBytes() - baseline
+        let growth = try residentBytes() - baseline
         #expect(count == frames)
         #expect(checksum != 0)
         #expect(growth < 50 << 20, "RSS grew by \(growth >> 20) MB")
         print("Y4M 1000×720p: RSS growth \(growth / 1024) KB")
     }
 
-    func residentBytes() -> Int {
-        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+    func residentBytes() throws -> Int {
+        let text = try String(contentsOfFile: "/proc/self/statm", encoding: .utf8)
         let fields = text.split(separator: " ")
-        return (fields.count > 1 ? Int(fields[1]) ?? 0 : 0) * Int(sysconf(Int32(_SC_PAGESIZE)))
+        let pages = try #require(fields.count > 1 ? Int(fields[1]) : nil, "statm: \(text)")
+        #expect(pages > 0)
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
     }
 }
 

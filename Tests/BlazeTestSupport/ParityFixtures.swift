@@ -40,7 +40,7 @@ public func parityError(_ actual: [Float], _ reference: [Float]) -> Float {
     for (a, r) in zip(actual, reference) {
         let d = abs(a - r)
         maxDiff = d.isNaN ? .infinity : max(maxDiff, d)
-        maxRef = max(maxRef, abs(r))
+        maxRef = worse(maxRef, abs(r))
     }
     return maxDiff / max(1, maxRef)
 }
@@ -69,7 +69,7 @@ public func worstParityError(
             guard model.outputs[pos].shape == ref.shape else {
                 throw BlazeError(.shapeMismatch, "\(stem) output \(net.outputs[index].name): shape \(model.outputs[pos].shape) vs LiteRT \(ref.shape)")
             }
-            worst = max(worst, parityError(outputs[pos], ref.values))
+            worst = worse(worst, parityError(outputs[pos], ref.values))
         }
         result.append((c.name, worst))
     }

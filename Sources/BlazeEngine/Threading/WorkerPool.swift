@@ -32,6 +32,9 @@ public final class WorkerPool: @unchecked Sendable {
     private let state: PoolState
     private var threads: [pthread_t] = []
 
+    /// Workers parked on the condition variable (or about to park), so tests can wait for it.
+    var parkedWorkers: Int { state.sleepers.load(ordering: .sequentiallyConsistent) }
+
     /// Starts `threadCount - 1` worker threads (`threadCount` is clamped to 1...256).
     public init(threadCount: Int) {
         self.threadCount = min(max(threadCount, 1), 256)

@@ -1,3 +1,4 @@
+import BlazeTestSupport
 import BlazeEngine
 import Foundation
 import Testing
@@ -66,8 +67,8 @@ struct AttentionMeshMediaPipeTests {
         for (p, q) in zip(ours, ref.landmarks) {
             let d = hypot(Double(p[0] - q[0]) * w, Double(p[1] - q[1]) * h) / w * 100
             sum += d
-            worst = max(worst, d)
-            worstZ = max(worstZ, abs(p[2] - q[2]))
+            worst = worse(worst, d)
+            worstZ = worse(worstZ, abs(p[2] - q[2]))
         }
         let mean = sum / 478
         print("[AttentionMesh] \(stem) vs MediaPipe FaceMesh(refine): mean \(mean) %, max \(worst) % of width, max |Δz| \(worstZ)")

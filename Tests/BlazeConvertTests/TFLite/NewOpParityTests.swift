@@ -1,3 +1,4 @@
+import BlazeTestSupport
 import BlazeEngine
 import Foundation
 import Testing
@@ -20,10 +21,10 @@ struct NewOpParityTests {
         for (kernels, threads) in [(KernelSet.optimized, 1), (.optimized, 2), (.reference, 1)] {
             let output = try model.makeSession(kernels: kernels, threads: threads).run([input.values])[0]
             #expect(output.count == expected.values.count)
-            let worst = zip(output, expected.values).map { abs($0 - $1) }.max() ?? .infinity
+            let worst = maxAbsDifference(output, expected.values)
             // HARD_SWISH: LiteRT (XNNPACK) and the plain formula differ only by rounding (≈ 1 ulp of 8).
             // Transposed convolutions sum up to 13·9 products in their own order: 1e-5 of the range.
-            let scale = max(1, expected.values.map(abs).max() ?? 0)
+            let scale = max(1, expected.values.maxMagnitude())
             let bound: Float = op == "hard_swish" ? 1e-6 : 1e-5 * scale
             #expect(worst <= bound, "\(op), \(kernels) kernels at \(threads) thread(s): max |Δ| \(worst)")
         }

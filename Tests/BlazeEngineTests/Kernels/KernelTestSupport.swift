@@ -1,3 +1,4 @@
+import BlazeTestSupport
 import Testing
 @testable import BlazeEngine
 
@@ -27,18 +28,8 @@ struct KernelTensor {
     }
 }
 
-/// SplitMix64: deterministic across runs and platforms, so random-shape tests are reproducible.
-struct KernelTestRNG: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE5_E4B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+/// The project's one seeded generator (SplitMix64), so the kernel tests' random shapes repeat on every run.
+typealias KernelTestRNG = SeededRandom
 
 enum KernelTestKit {
     /// Copies `tensors` into one buffer that outlives `body`, and hands out views on it.
@@ -109,7 +100,7 @@ enum KernelTestKit {
             Issue.record("\(what): count \(actual.count) ≠ \(reference.count)", sourceLocation: sourceLocation)
             return
         }
-        let scale = max(1, reference.reduce(Float(0)) { max($0, abs($1)) })
+        let scale = max(1, reference.maxMagnitude())
         var worst: Float = 0, worstIndex = 0
         for i in actual.indices {
             let d = abs(actual[i] - reference[i])

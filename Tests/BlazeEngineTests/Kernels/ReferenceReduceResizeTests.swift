@@ -125,7 +125,8 @@ import Testing
     @Test func resizeDefaultAndChannels() {
         // No flags: scale 2/3, s = 0, 2/3, 4/3 (→ clamps to index 1).
         let r = Self.resize(ResizeBilinearParams(height: 3, width: 3), Self.quad)
-        KernelTestKit.expectClose(r.values, [1, 5.0 / 3, 2, 7.0 / 3, 3, 10.0 / 3, 3, 11.0 / 3, 4], tolerance: 1e-6)
+        let expected: [Float] = [1, 5.0 / 3, 2, 7.0 / 3, 3, 10.0 / 3, 3, 11.0 / 3, 4]  // typed: Swift 6.2.3 infers [Any]
+        KernelTestKit.expectClose(r.values, expected, tolerance: 1e-6)
         // Two channels and batch 2, 1×2 → 1×4 half-pixel: per channel [a, .75a+.25b, .25a+.75b, b].
         let x = T([2, 1, 2, 2], [0, 10, 4, 20, 1, 1, 1, 1])
         let c = Self.resize(ResizeBilinearParams(height: 1, width: 4, halfPixelCenters: true), x)

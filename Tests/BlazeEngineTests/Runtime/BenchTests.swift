@@ -161,6 +161,9 @@ import Testing
         let automatic = try core(["OPENBLAS_CORETYPE": nil])
         if OpenBLAS.cpuHasAVX512F() {
             #expect(OpenBLAS.avx512Cores.contains(automatic.lowercased()), "OpenBLAS runs \(automatic) on an AVX-512 CPU")
+        } else {
+            // No reselection without AVX-512F, and never a core that would need it.
+            #expect(!OpenBLAS.avx512Cores.contains(automatic.lowercased()), "OpenBLAS runs \(automatic) on a CPU without AVX-512F")
         }
     }
 }
@@ -234,6 +237,9 @@ import Testing
             #expect(!OpenBLAS.didReselectCore)
         } else if OpenBLAS.cpuHasAVX512F() {
             #expect(OpenBLAS.avx512Cores.contains(core.lowercased()))
+        } else {
+            #expect(!OpenBLAS.didReselectCore)
+            #expect(!OpenBLAS.avx512Cores.contains(core.lowercased()), "\(core) on a CPU without AVX-512F")
         }
     }
 }

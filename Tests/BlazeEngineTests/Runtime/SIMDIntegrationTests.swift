@@ -20,8 +20,8 @@ import Testing
             #expect(optimized.count == reference.count)
             for (k, (a, r)) in zip(optimized, reference).enumerated() {
                 #expect(a.count == r.count)
-                let scale = max(1, r.map(abs).max() ?? 0)
-                let diff = zip(a, r).map { abs($0 - $1) }.max() ?? 0
+                let scale = max(1, r.maxMagnitude())
+                let diff = maxAbsDifference(a, r)
                 #expect(diff <= 1e-4 * scale, "\(model.rawValue) output \(k) at \(threads) threads: max |Δ| \(diff) (scale \(scale))")
             }
         }

@@ -1,3 +1,4 @@
+import BlazeTestSupport
 import Foundation
 import Testing
 @testable import BlazeEngine
@@ -46,30 +47,35 @@ import Testing
     }
 
     @Test func workersRunTasks() {
-        // With long enough tasks, more than one thread takes part (the caller owns only its share).
-        final class SlowJob: ParallelJob {
+        // Two tasks that wait for each other finish only if two threads run them at once (the
+        // caller owns one, the worker the other).
+        final class RendezvousJob: ParallelJob {
+            let pair = Rendezvous(parties: 2)
             let threads = Locked<Set<UInt>>([])
             func runTask(_ index: Int) {
-                usleep(2000)
-                let me = UInt(bitPattern: Int(pthread_self()))
-                threads.withLock { _ = $0.insert(me) }
+                threads.withLock { _ = $0.insert(UInt(bitPattern: Int(pthread_self()))) }
+                pair.arriveAndWait()
             }
         }
         let pool = WorkerPool(threadCount: 2)
-        let job = SlowJob()
-        pool.run(job, taskCount: 8)
+        let job = RendezvousJob()
+        pool.run(job, taskCount: 2)
+        #expect(job.pair.allMet, "the two tasks never ran at the same time")
         #expect(job.threads.withLock { $0.count } == 2)
     }
 
     @Test func wakesParkedWorkers() {
         let pool = WorkerPool(threadCount: 2)
         let job = CountingJob(capacity: 2)
+        for round in 1...3 {
+            pool.run(job, taskCount: 2)
+            // Wait for the worker to park (its state, not a sleep), so the next run must wake it.
+            let deadline = DispatchTime.now().uptimeNanoseconds + 60_000_000_000
+            while pool.parkedWorkers < 1 && DispatchTime.now().uptimeNanoseconds < deadline { usleep(1000) }
+            #expect(pool.parkedWorkers == 1, "round \(round): the worker never parked")
+        }
         pool.run(job, taskCount: 2)
-        usleep(50_000)  // long enough for the worker to stop spinning and park
-        pool.run(job, taskCount: 2)
-        usleep(50_000)
-        pool.run(job, taskCount: 2)
-        #expect(job.counts[0] == 3 && job.counts[1] == 3)
+        #expect(job.counts[0] == 4 && job.counts[1] == 4)
     }
 
     @Test func poolsComeAndGo() {

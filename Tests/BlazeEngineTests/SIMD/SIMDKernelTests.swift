@@ -415,8 +415,8 @@ import Testing
     /// The cost model's lane width: where a 16-lane FMA costs two 8-lane ones (AMD Zen 4), a conv
     /// with 24 outputs takes 8-lane tiles (3 vectors, no idle lane instead of 2 × 16 with 8
     /// idle); 144 outputs (9 whole 16-lane vectors) keep 16 lanes. Elsewhere 16 lanes always.
-    @Test func convLaneWidthChoice() throws {
-        guard ISALevel.supported.contains(.avx512) else { return }
+    @Test(.enabled(if: ISALevel.supported.contains(.avx512), "this CPU lacks AVX-512: the avx512 level's lane choice is not run"))
+    func convLaneWidthChoice() throws {
         let K = try KernelLevels.kernels(for: .avx512)
         func lanes(_ o: Int, c: Int) -> Int {
             let p = Conv2DParams(padding: .valid, activation: .relu6)

@@ -1,18 +1,9 @@
+import BlazeTestSupport
 import Testing
 @testable import BlazeEngine
 
-/// SplitMix64, so the random shapes of the SIMD kernel tests are the same on every run.
-struct SIMDTestRNG: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE5_E4B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+/// The project's one seeded generator (SplitMix64), so the SIMD kernel tests' random shapes repeat on every run.
+typealias SIMDTestRNG = SeededRandom
 
 /// A test-owned float buffer (class, so it is freed when the test drops it).
 final class SIMDTestBuffer {

@@ -52,10 +52,13 @@ struct ParallelBatchTests {
         let gauge = Gauge()
         let batch = try ParallelBatch(jobs: 4, window: 6)
         var count = 0
+        // Inputs 0 and 1 wait for each other: they pass only if two workers hold them at once.
+        let pair = Rendezvous(parties: 2)
         try batch.forEach(
             0..<200,
             transform: { x in
                 gauge.enter()
+                if x < 2 { pair.arriveAndWait() }
                 usleep(UInt32(x % 3 * 200))
                 return x
             },
@@ -65,7 +68,7 @@ struct ParallelBatchTests {
             })
         #expect(count == 200)
         #expect(gauge.maximum <= 6)
-        #expect(gauge.maximum >= 2, "more than one worker ran at once")
+        #expect(pair.allMet, "inputs 0 and 1 never ran on two workers at once")
     }
 
     @Test func aStreamIsPulledLazily() throws {

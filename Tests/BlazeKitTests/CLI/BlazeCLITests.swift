@@ -121,13 +121,21 @@ struct BlazeCLITests {
         let r = try blaze(["hands", "--num-hands", "2", "--json", "--video", "-"], stdin: video)
         #expect(r.status == 0, "\(r.stderr)")
         let lines = try jsonLines(r.stdout)
-        #expect(lines.count >= 5)
+        // The clip has 10 frames at 30 fps, two hands in each (make_hand_video.py; MediaPipe finds both in every frame).
+        #expect(lines.count == 10)
+        var ids = Set<Int>()
         for (i, line) in lines.enumerated() {
             #expect(line["image"] as? String == "-")
             #expect(line["frameIndex"] as? Int == i)
-            #expect(line["timestampMs"] is Int)
-            for hand in line["hands"] as? [[String: Any]] ?? [] { #expect(hand["trackingID"] is Int) }
+            #expect(line["timestampMs"] as? Int == i * 1000 / 30)
+            let hands = try #require(line["hands"] as? [[String: Any]], "frame \(i) has no hands array")
+            #expect(hands.count == 2, "frame \(i): \(hands.count) hands")
+            for hand in hands {
+                let id = try #require(hand["trackingID"] as? Int, "frame \(i): a hand without a tracking ID")
+                ids.insert(id)
+            }
         }
+        #expect(ids.count == 2, "both hands keep their IDs through the clip: \(ids)")
     }
 
     @Test func badOptionsAreOneLineErrors() throws {

@@ -1,3 +1,4 @@
+import BlazeTestSupport
 import BlazeEngine
 import BlazeModels
 import Dispatch
@@ -231,8 +232,8 @@ import Testing
             #expect(estimated.count == measured.count)
             for (e, m) in zip(estimated, measured) where m.hasHeadEulerAngleX {
                 #expect(!e.hasHeadEulerAngleX)
-                worstY = max(worstY, abs(e.headEulerAngleY - m.headEulerAngleY))
-                worstZ = max(worstZ, abs(e.headEulerAngleZ - m.headEulerAngleZ))
+                worstY = worse(worstY, abs(e.headEulerAngleY - m.headEulerAngleY))
+                worstZ = worse(worstZ, abs(e.headEulerAngleZ - m.headEulerAngleZ))
             }
         }
         print("[FaceEuler] keypoint estimate vs mesh: Y max diff \(worstY)°, Z max diff \(worstZ)°")

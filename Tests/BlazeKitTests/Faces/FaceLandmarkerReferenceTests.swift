@@ -1,14 +1,21 @@
+import BlazeTestSupport
 import BlazeEngine
 import Foundation
 import Testing
 @testable import BlazeKit
 
 /// Every option on (`.fast`, the CLI's `--all`) against MediaPipe's Tasks FaceLandmarker on every
-/// test photo: per matched face the mesh (mean error ≤ 0.5 % of the width), contours and landmarks
-/// (§5.2 applied to the reference mesh, ≤ 0.5 %), probabilities (§5.5 applied to the reference
-/// blendshapes, ≤ 0.02) and Euler angles (§5.3 applied to the reference matrix, ≤ 2°); faces the
+/// test photo: per matched face the mesh, contours and landmarks (§5.2 applied to the reference
+/// mesh), probabilities (§5.5 applied to the reference blendshapes) and Euler angles (§5.3 applied
+/// to the reference matrix), each within 3× the worst measured (docs/testing.md); faces the
 /// reference lacks carry no mesh fields.
 @Suite struct FaceLandmarkerReferenceTests {
+    /// Distances as fractions of the width, probabilities, degrees.
+    struct Tolerances { let mesh: Double, contour: Double, landmark: Double, probability: Double, euler: Double }
+    static let fast = Tolerances(mesh: 3.3e-5, contour: 1.3e-4, landmark: 9.8e-5, probability: 1e-3, euler: 0.024)
+    /// `.accurate` meshes come from the full-range detector's ROIs, not MediaPipe's short-range ones.
+    static let accurateMesh = 5.1e-3
+
     @Test(arguments: FaceTestData.photoNames)
     func allOptionsMatchMediaPipe(photo: String) throws {
         let image = try FaceTestData.image(photo)
@@ -16,7 +23,7 @@ import Testing
         let detector = try FaceDetector.faceDetector(options: FaceTestData.allOptions(.fast))
         let faces = try detector.results(in: image)
         let reference = try FaceTestData.reference(FaceReferenceLandmarker.self, stem, "face_landmarker")
-        try Self.check(faces, against: reference, label: "fast \(stem)", meshTolerance: 0.005)
+        try Self.check(faces, against: reference, label: "fast \(stem)", meshTolerance: Self.fast.mesh)
     }
 
     /// `.accurate` feeds the mesh from the full-range detections: the mesh net is robust to the
@@ -31,7 +38,7 @@ import Testing
         // The full-range ROI of woman_sitting_street's face passes the mesh presence test although the
         // FaceLandmarker's short-range ROI does not: extra meshes are allowed here.
         try Self.check(
-            faces, against: reference, label: "accurate \(stem)", meshTolerance: 0.01, strictFeatures: false,
+            faces, against: reference, label: "accurate \(stem)", meshTolerance: Self.accurateMesh, strictFeatures: false,
             exactFaceSet: false)
     }
 
@@ -62,7 +69,7 @@ import Testing
             for contour in face.contours {
                 #expect(contour.points.count == contour.type.meshIndices.count)
                 for (p, index) in zip(contour.points, contour.type.meshIndices) {
-                    contourError = max(contourError, distance(p, ref.point(index, width: w, height: h)) / Double(w))
+                    contourError = worse(contourError, distance(p, ref.point(index, width: w, height: h)) / Double(w))
                     contourPoints += 1
                 }
             }
@@ -79,31 +86,31 @@ import Testing
                     y += p.y
                 }
                 let expected = VisionPoint(x: x / Double(indices.count), y: y / Double(indices.count))
-                landmarkError = max(landmarkError, distance(landmark.position, expected) / Double(w))
+                landmarkError = worse(landmarkError, distance(landmark.position, expected) / Double(w))
             }
 
             #expect(face.hasSmilingProbability && face.hasLeftEyeOpenProbability && face.hasRightEyeOpenProbability)
-            let probabilityError = max(
-                abs(face.smilingProbability - ref.smiling),
-                abs(face.leftEyeOpenProbability - ref.leftEyeOpen),
-                abs(face.rightEyeOpenProbability - ref.rightEyeOpen))
+            let probabilityError = [
+                abs(face.smilingProbability - ref.smiling), abs(face.leftEyeOpenProbability - ref.leftEyeOpen),
+                abs(face.rightEyeOpenProbability - ref.rightEyeOpen)
+            ].worstError()
             #expect(face.blendshapes?.count == 52)
 
             #expect(face.hasHeadEulerAngleX && face.hasHeadEulerAngleY && face.hasHeadEulerAngleZ)
             let e = ref.eulerAngles
-            let eulerError = max(
-                abs(face.headEulerAngleX - Double(e.x)), abs(face.headEulerAngleY - Double(e.y)),
-                abs(face.headEulerAngleZ - Double(e.z)))
+            let eulerError = [
+                abs(face.headEulerAngleX - Double(e.x)), abs(face.headEulerAngleY - Double(e.y)), abs(face.headEulerAngleZ - Double(e.z))
+            ].worstError()
 
             print(
                 "[FaceLandmarker] \(label) face \(j): mesh mean \(meshError * 100) %, contour max \(contourError * 100) %, landmark max \(landmarkError * 100) %, probabilities max \(probabilityError), Euler max \(eulerError)° (ref X \(e.x) Y \(e.y) Z \(e.z); smile \(ref.smiling))"
             )
             #expect(meshError <= meshTolerance, "\(label): mesh error \(meshError * 100) % of width")
             if strictFeatures {
-                #expect(contourError <= 0.005, "\(label): contour error \(contourError * 100) %")
-                #expect(landmarkError <= 0.005, "\(label): landmark error \(landmarkError * 100) %")
-                #expect(probabilityError <= 0.02, "\(label): probability error \(probabilityError)")
-                #expect(eulerError <= 2, "\(label): Euler error \(eulerError)°")
+                #expect(contourError <= Self.fast.contour, "\(label): contour error \(contourError * 100) %")
+                #expect(landmarkError <= Self.fast.landmark, "\(label): landmark error \(landmarkError * 100) %")
+                #expect(probabilityError <= Self.fast.probability, "\(label): probability error \(probabilityError)")
+                #expect(eulerError <= Self.fast.euler, "\(label): Euler error \(eulerError)°")
             }
         }
 

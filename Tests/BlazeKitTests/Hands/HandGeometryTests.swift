@@ -1,3 +1,4 @@
+import BlazeTestSupport
 import Foundation
 import Testing
 @testable import BlazeKit
@@ -27,7 +28,7 @@ struct HandGeometryTests {
                         $0[0].categoryName == $1[0].categoryName && $0[0].index == $1[0].index && abs($0[0].score - $1[0].score) < 1e-4
                     }, "\(orientation)")
             for (a, b) in zip(result.landmarks, expected.landmarks) {
-                worst = max(worst, handMeanLandmarkError(a, b, width: upright.uprightWidth, height: upright.uprightHeight))
+                worst = worse(worst, handMeanLandmarkError(a, b, width: upright.uprightWidth, height: upright.uprightHeight))
             }
         }
         print("[Hand] \(photo): 8 orientations, worst mean landmark difference to .up \(worst * 100) % of width")

@@ -7,9 +7,11 @@ import Testing
 /// legacy hands JSON: full nets vs `model_complexity_1`, lite nets vs `model_complexity_0`.
 @Suite("Hand reference photos", .serialized)
 struct HandReferenceTests {
-    /// Issue #6: mean landmark error ≤ 0.5 % of the width, world landmarks within 5 mm.
-    static let meanTolerance: Float = 0.005
-    static let worldTolerance: Float = 0.005
+    /// Mean landmark error as a fraction of the width, world landmarks in metres, handedness
+    /// scores: 3× the worst measured over both variants (docs/testing.md).
+    static let meanTolerance: Float = 7.6e-5
+    static let worldTolerance: Float = 3.3e-4
+    static let scoreTolerance: Float = 4.6e-3
 
     @Test(arguments: [HandModelVariant.full, .lite])
     func everyPhotoMatchesMediaPipe(variant: HandModelVariant) throws {
@@ -35,20 +37,20 @@ struct HandReferenceTests {
                 #expect(result.landmarks[i].count == 21 && result.worldLandmarks[i].count == 21)
                 let mean = handMeanLandmarkError(result.landmarks[i], ref.landmarks, width: reference.width, height: reference.height)
                 let world = handMaxWorldError(result.worldLandmarks[i], ref.world)
-                photoMean = max(photoMean, mean)
-                photoWorld = max(photoWorld, world)
+                photoMean = worse(photoMean, mean)
+                photoWorld = worse(photoWorld, world)
                 let category = try #require(result.handedness[i].first)
                 #expect(result.handedness[i].count == 1)
                 #expect(category.categoryName == handSwappedLabel(ref.label), "\(variant) \(stem) hand \(i)")
                 #expect(category.displayName == category.categoryName)
                 #expect(category.index == ref.index)
-                worstScore = max(worstScore, abs(category.score - ref.score))
+                worstScore = worse(worstScore, abs(category.score - ref.score))
                 #expect(mean <= Self.meanTolerance, "\(variant) \(stem) hand \(i): mean error \(mean * 100) % of width")
                 #expect(world <= Self.worldTolerance, "\(variant) \(stem) hand \(i): world error \(world * 1000) mm")
             }
             handCount += match.count
-            worstMean = max(worstMean, photoMean)
-            worstWorld = max(worstWorld, photoWorld)
+            worstMean = worse(worstMean, photoMean)
+            worstWorld = worse(worstWorld, photoWorld)
             if !match.isEmpty {
                 lines.append(String(format: "  %@: %d hands, mean error %.4f %% of width, world max %.3f mm", stem, match.count, photoMean * 100, photoWorld * 1000))
             }
@@ -57,7 +59,7 @@ struct HandReferenceTests {
             "[Hand] \(variant) vs MediaPipe legacy complexity \(complexity): \(handCount) hands; worst mean error \(worstMean * 100) % of width, worst world error \(worstWorld * 1000) mm, worst handedness score difference \(worstScore)"
         )
         print(lines.joined(separator: "\n"))
-        #expect(worstScore < 0.01)
+        #expect(worstScore <= Self.scoreTolerance)
         let stats = landmarker.statistics
         #expect(stats.palmDetectionRuns == stats.framesProcessed)
     }

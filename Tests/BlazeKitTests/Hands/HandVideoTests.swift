@@ -34,8 +34,13 @@ struct HandVideoTests {
         return frames
     }
 
+    /// Mean landmark error (fraction of the width) and world error (metres): 3× the worst measured
+    /// (docs/testing.md).
+    static let meanTolerance: Float = 4.3e-4
+    static let worldTolerance: Float = 7.7e-4
+
     /// Issue #6: the tracked sequence matches `mp.solutions.hands(static_image_mode=False,
-    /// max_num_hands=2)` within 0.5 % of the width, and only the first frame runs the palm
+    /// max_num_hands=2)` within the tolerances above, and only the first frame runs the palm
     /// detector (both hands stay tracked).
     @Test func trackedSequenceMatchesMediaPipe() throws {
         let reference = try JSONDecoder().decode(
@@ -60,9 +65,9 @@ struct HandVideoTests {
             for (i, r) in match.enumerated() {
                 let mean = handMeanLandmarkError(result.landmarks[i], refLandmarks[r], width: reference.width, height: reference.height)
                 let world = handMaxWorldError(result.worldLandmarks[i], ref.hands[r].world_landmarks_m.map { Landmark(x: $0[0], y: $0[1], z: $0[2]) })
-                worstMean = max(worstMean, mean)
-                worstWorld = max(worstWorld, world)
-                #expect(mean <= 0.005, "frame \(frame.index) hand \(i): \(mean * 100) % of width")
+                worstMean = worse(worstMean, mean)
+                worstWorld = worse(worstWorld, world)
+                #expect(mean <= Self.meanTolerance, "frame \(frame.index) hand \(i): \(mean * 100) % of width")
                 #expect(result.handedness[i][0].categoryName == handSwappedLabel(ref.hands[r].handedness.label))
             }
         }
@@ -70,7 +75,7 @@ struct HandVideoTests {
         print(
             "[Hand] video vs MediaPipe legacy tracking: \(frames.count) frames, worst mean error \(worstMean * 100) % of width, world \(worstWorld * 1000) mm; palm detector ran \(stats.palmDetectionRuns)×, landmark net \(stats.landmarkRuns)×"
         )
-        #expect(worstWorld <= 0.005)
+        #expect(worstWorld <= Self.worldTolerance)
         #expect(stats.framesProcessed == frames.count)
         #expect(stats.palmDetectionRuns == 1)
         #expect(stats.landmarkRuns == 2 * frames.count)

@@ -1,3 +1,4 @@
+import BlazeTestSupport
 import BlazeEngine
 import BlazeModels
 import Testing
@@ -45,7 +46,7 @@ import Testing
         var worst: Float = 0
         for (d, r) in zip(detections, reference.detections) {
             #expect(d.keypoints.count == 6)
-            worst = max(worst, maxAbsDiff(d.flattened, r.flattened))
+            worst = worse(worst, maxAbsDiff(d.flattened, r.flattened))
         }
         print("[Pipeline] \(stem) \(pipeline): \(detections.count) faces, max abs error vs MediaPipe \(worst)")
         #expect(worst <= tolerance, "\(stem) \(pipeline): max abs error \(worst)")
@@ -112,12 +113,12 @@ import Testing
         var worst: Float = 0
         for (d, e) in zip(palms, expected) {
             #expect(d.keypoints.count == 7)
-            worst = max(worst, maxAbsDiff(d.flattened, [e.score] + e.box + e.keypoints.flatMap { $0 }))
+            worst = worse(worst, maxAbsDiff(d.flattened, [e.score] + e.box + e.keypoints.flatMap { $0 }))
         }
         // Legacy palm graph: letterbox removal instead of the matrix — identical here.
         let padding = entry.padding
         let viaLetterbox = unprojected.map { $0.removingLetterbox(left: padding[0], top: padding[1], right: padding[2], bottom: padding[3]) }
-        let pathDiff = zip(viaLetterbox, detections).reduce(Float(0)) { max($0, maxAbsDiff($1.0.flattened, $1.1.flattened)) }
+        let pathDiff = zip(viaLetterbox, detections).reduce(Float(0)) { worse($0, maxAbsDiff($1.0.flattened, $1.1.flattened)) }
         print("[Pipeline] \(stem) palms: \(palms.count), max abs error vs numpy+LiteRT \(worst); letterbox vs matrix path \(pathDiff)")
         #expect(worst <= Self.tolerance)
         #expect(pathDiff <= 1e-6)

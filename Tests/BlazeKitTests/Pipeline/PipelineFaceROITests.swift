@@ -1,3 +1,4 @@
+import BlazeTestSupport
 import BlazeModels
 import Foundation
 import Testing
@@ -60,8 +61,8 @@ import Testing
         for face in reference.faces {
             let expected = try #require(face.transformation_matrix).flatMap { $0 }
             let pose = try #require(facePose(landmarks: face.landmarks, imageSize: ImageSize(width: reference.width, height: reference.height)))
-            for i in [0, 1, 2, 4, 5, 6, 8, 9, 10] { worstRotation = max(worstRotation, abs(pose.matrix[i] - expected[i])) }
-            for i in [3, 7, 11] { worstTranslation = max(worstTranslation, abs(pose.matrix[i] - expected[i])) }
+            for i in [0, 1, 2, 4, 5, 6, 8, 9, 10] { worstRotation = worse(worstRotation, abs(pose.matrix[i] - expected[i])) }
+            for i in [3, 7, 11] { worstTranslation = worse(worstTranslation, abs(pose.matrix[i] - expected[i])) }
             #expect(Array(pose.matrix[12...]) == [0, 0, 0, 1])
         }
         print("[Pipeline] \(stem) pose matrix vs MediaPipe (\(reference.faces.count) faces): rotation \(worstRotation), translation \(worstTranslation) cm")

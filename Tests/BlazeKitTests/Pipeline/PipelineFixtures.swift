@@ -1,3 +1,4 @@
+import BlazeTestSupport
 import BlazeEngine
 import BlazeModels
 import Foundation
@@ -106,11 +107,8 @@ func runBundled(_ model: BundledModel, input: [Float]) throws -> [[Float]] {
     try model.load().makeSession().run([input])
 }
 
-/// Largest absolute difference of two equally long sequences.
-func maxAbsDiff(_ a: [Float], _ b: [Float]) -> Float {
-    precondition(a.count == b.count, "size mismatch \(a.count) vs \(b.count)")
-    return zip(a, b).reduce(0) { max($0, abs($1.0 - $1.1)) }
-}
+/// Largest absolute difference of two sequences (+∞ on a NaN, an infinity or a size mismatch).
+func maxAbsDiff(_ a: [Float], _ b: [Float]) -> Float { maxAbsDifference(a, b) }
 
 extension Detection {
     /// score, xmin, ymin, width, height, then keypoint x/y pairs — for comparisons.

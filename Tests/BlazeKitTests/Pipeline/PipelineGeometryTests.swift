@@ -82,10 +82,8 @@ import Testing
         #expect(p.score == 0.7)
         // Letterbox removal: padding 0.125 top and bottom.
         let l = d.removingLetterbox(left: 0, top: 0.125, right: 0, bottom: 0.125)
-        #expect(
-            maxAbsDiff(
-                [l.box.xmin, l.box.ymin, l.box.width, l.box.height, l.keypoints[0].y],
-                [0.25, 0.125 / 0.75, 0.5, 0.25 / 0.75, 0.275 / 0.75]) < 1e-6)
+        let unpadded: [Float] = [0.25, 0.125 / 0.75, 0.5, 0.25 / 0.75, 0.275 / 0.75]  // typed: Swift 6.2.3 infers [Double]
+        #expect(maxAbsDiff([l.box.xmin, l.box.ymin, l.box.width, l.box.height, l.keypoints[0].y], unpadded) < 1e-6)
         // The unrotated letterboxed whole image: matrix and letterbox removal agree.
         let letterboxMatrix: [Float] = [1, 0, 0, 0, 0, 4.0 / 3.0, 0, -1.0 / 6.0, 0, 0, 1, 0, 0, 0, 0, 1]
         let viaMatrix = d.projected(by: letterboxMatrix)

@@ -1,3 +1,4 @@
+import BlazeTestSupport
 import BlazeEngine
 import Foundation
 import BlazeModels
@@ -20,7 +21,7 @@ import Testing
         let expected = try #require(entry.hand_rois)
         #expect(rois.count == expected.count)
         var worst: Float = 0
-        for (r, e) in zip(rois, expected) { worst = max(worst, maxAbsDiff(r.values, e)) }
+        for (r, e) in zip(rois, expected) { worst = worse(worst, maxAbsDiff(r.values, e)) }
         print("[Pipeline] \(stem) hand ROIs: max abs difference to numpy+LiteRT \(worst)")
         #expect(worst < 1e-4)
     }
@@ -45,14 +46,14 @@ import Testing
                     abs(a.landmarks[0].x - hand.landmarks[0].x) + abs(a.landmarks[0].y - hand.landmarks[0].y)
                         < abs(b.landmarks[0].x - hand.landmarks[0].x) + abs(b.landmarks[0].y - hand.landmarks[0].y)
                 })
-            worstXY = max(worstXY, maxAbsDiff(hand.landmarks.flatMap { [$0.x, $0.y] }, ref.landmarks.flatMap { [$0.x, $0.y] }))
-            worstZ = max(worstZ, maxAbsDiff(hand.landmarks.map(\.z), ref.landmarks.map(\.z)))
-            worstWorld = max(
+            worstXY = worse(worstXY, maxAbsDiff(hand.landmarks.flatMap { [$0.x, $0.y] }, ref.landmarks.flatMap { [$0.x, $0.y] }))
+            worstZ = worse(worstZ, maxAbsDiff(hand.landmarks.map(\.z), ref.landmarks.map(\.z)))
+            worstWorld = worse(
                 worstWorld,
                 maxAbsDiff(
                     hand.worldLandmarks.flatMap { [$0.x, $0.y, $0.z] },
                     ref.world_landmarks_m.flatMap { [$0.x, $0.y, $0.z] }))
-            worstHandedness = max(worstHandedness, abs(hand.handedness.score - ref.handedness.score))
+            worstHandedness = worse(worstHandedness, abs(hand.handedness.score - ref.handedness.score))
             #expect(hand.handedness.categoryName == ref.handedness.label)
             #expect(hand.handedness.index == ref.handedness.index)
             // Tasks naming: the same index, the other name.

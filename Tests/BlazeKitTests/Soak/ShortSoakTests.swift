@@ -27,21 +27,25 @@ import Testing
         let checkMemory = !sanitized
         for phase in phases {
             let name = phase["name"] as? String ?? "?"
-            let int = { (key: String) in phase[key] as? Int ?? -1 }
+            let int = { (key: String) throws -> Int in try #require(phase[key] as? Int, "\(name): no integer \(key) in bench's JSON") }
             if checkMemory {
-                let growth = phase["rss_growth_mb"] as? Double ?? .infinity
+                let growth = try #require(phase["rss_growth_mb"] as? Double, "\(name): no rss_growth_mb")
                 #expect(growth <= 5, "\(name): resident memory grew by \(growth) MB after the warm-up")
             }
-            #expect(int("threads_end") <= int("threads_warm"), "\(name): threads \(int("threads_warm")) → \(int("threads_end")), new: \(phase["new_threads"] ?? "?")")
-            #expect(int("sessions_end") == int("sessions_warm"), "\(name): session sets \(int("sessions_warm")) → \(int("sessions_end"))")
-            #expect(int("sessions_end") == 1, "\(name): one caller needs one session set")
+            // Read first: Swift 6.2.3 rejects `try` to the right of an operator.
+            let threadsWarm = try int("threads_warm"), threadsEnd = try int("threads_end")
+            let sessionsWarm = try int("sessions_warm"), sessionsEnd = try int("sessions_end")
+            let accepted = try int("accepted"), dropped = try int("dropped"), delivered = try int("frames")
+            #expect(threadsEnd <= threadsWarm, "\(name): threads \(threadsWarm) → \(threadsEnd), new: \(phase["new_threads"] ?? "?")")
+            #expect(sessionsEnd == sessionsWarm, "\(name): session sets \(sessionsWarm) → \(sessionsEnd)")
+            #expect(sessionsEnd == 1, "\(name): one caller needs one session set")
             // Faces (three people) and hands (two) are found and tracked.
-            #expect(int("tracking_ids") >= 1, "\(name): no tracked face or hand")
+            #expect(try int("tracking_ids") >= 1, "\(name): no tracked face or hand")
             if name == "hands_live_stream" {
-                #expect(int("accepted") + int("dropped") == counted, "\(name): every offered frame is accepted or dropped")
-                #expect(int("accepted") >= 1)
+                #expect(accepted + dropped == counted, "\(name): every offered frame is accepted or dropped")
+                #expect(accepted >= 1)
             } else {
-                #expect(int("frames") == counted && int("accepted") == counted, "\(name): \(counted) frames after the warm-up")
+                #expect(delivered == counted && accepted == counted, "\(name): \(counted) frames after the warm-up")
             }
         }
     }
