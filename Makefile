@@ -3,7 +3,7 @@
 SHELL := /bin/bash
 DEBS := libopenblas-dev libturbojpeg0-dev libpng-dev zlib1g-dev pkg-config libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libavdevice-dev
 
-.PHONY: deps demo test bench models sanitize fuzz fuzz-list example-spark docs format format-check
+.PHONY: deps demo test bench models sanitize sanitize-threads fuzz fuzz-list example-spark docs format format-check
 
 deps:
 	@missing=""; for p in $(DEBS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -35,6 +35,14 @@ sanitize: deps
 	  swift test -c release --sanitize=thread --scratch-path .build/tsan
 	@BLAZE_SANITIZER=address ASAN_OPTIONS="detect_leaks=1" LSAN_OPTIONS="suppressions=$(CURDIR)/Tools/sanitizers/lsan.supp" \
 	  swift test -c release --sanitize=address --scratch-path .build/asan
+
+# ThreadSanitizer on the tests that share threads (worker pool, sessions at several thread counts,
+# detectors shared across threads, live stream, batches, prefetcher, a 40-frame soak): what
+# .ci/run runs; `make sanitize` above runs the whole suite (by hand, see docs/testing.md).
+TSAN_TESTS := WorkerPoolTests|ReferencePoolTests|ThreadDeterminismTests|SharedDetectorsConcurrencyTests|HandConcurrencyTests|LiveStreamRunnerTests|HandLiveStreamTests|FaceLandmarkerLiveStreamTests|ParallelBatchTests|DetectorBatchTests|FramePrefetcherTests|ShortSoakTests
+sanitize-threads: deps
+	@BLAZE_SANITIZER=thread TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
+	  swift test -c release --sanitize=thread --scratch-path .build/tsan --filter '$(TSAN_TESTS)'
 
 # libFuzzer harnesses (Fuzz/): `make fuzz-list`; `make fuzz TARGET=fuzz-zip SECONDS=60`.
 FUZZ_TARGETS := fuzz-bkm fuzz-tflite fuzz-zip fuzz-image fuzz-y4m fuzz-npy fuzz-video

@@ -35,6 +35,13 @@ modules=""
 if [ "${ISA_CHECK:-all}" != instructions ]; then
   modules=$(cd "$bin" && ls -d *.build 2>/dev/null | sed 's/\.build$//' | grep -v -E 'Tests$|PackageTests|^blaze|^bench')
 fi
+if [ ${#binaries[@]} -eq 0 ]; then echo "check_isa_isolation: no binary to read in $bin" >&2; exit 1; fi
+if [ "${ISA_CHECK:-all}" != instructions ]; then
+  # Check 1 must read the AVX modules' objects; without them it would compare nothing and pass.
+  for isa in "${isa_modules[@]}"; do
+    compgen -G "$bin/$isa.build/*.o" >/dev/null || { echo "check_isa_isolation: no objects of $isa in $bin" >&2; exit 1; }
+  done
+fi
 for m in $modules; do defined_functions "$m" > "$tmp/$m"; done
 for isa in "${isa_modules[@]}"; do
   [ -f "$tmp/$isa" ] || continue
@@ -54,7 +61,7 @@ done
 # (`tzcnt` is not flagged: LLVM emits `rep bsf` for baseline CPUs, which objdump shows as tzcnt.)
 for b in "${binaries[@]}"; do
   objdump -d --no-show-raw-insn "$b" | awk -v bin="$(basename "$b")" '
-    /^[0-9a-f]+ <.*>:$/ { fn = $2; isa = (fn ~ /BlazeKernelsAVX(2|512)/); next }
+    /^[0-9a-f]+ <.*>:$/ { fn = $2; isa = (fn ~ /BlazeKernelsAVX(2|512)/); functions++; isaFunctions += isa; next }
     isa { next }
     {
       split($0, parts, "\t"); ins = parts[2]; if (ins == "") next
@@ -65,7 +72,11 @@ for b in "${binaries[@]}"; do
       if (op ~ /^(andn|bextr|blsi|blsmsk|blsr|bzhi|mulx|pdep|pext|rorx|sarx|shlx|shrx|lzcnt|movbe|adcx|adox)[lqw]?$/) bad = 1
       if (bad && !(fn in seen)) { seen[fn] = 1; printf "check_isa_isolation: %s: %s uses %s\n", bin, fn, op > "/dev/stderr"; found = 1 }
     }
-    END { exit found ? 1 : 0 }' || status=1
+    END {
+      # A binary with no functions, or none of the AVX modules, means this read checked nothing.
+      if (functions == 0 || isaFunctions == 0) { printf "check_isa_isolation: %s: %d functions, %d in AVX modules\n", bin, functions, isaFunctions > "/dev/stderr"; exit 1 }
+      exit found ? 1 : 0
+    }' || status=1
 done
 [ $status -eq 0 ] && echo "check_isa_isolation: ok (${#binaries[@]} binaries; modules: $(echo $modules | wc -w))" >&2
 exit $status

@@ -23,8 +23,9 @@ compare() {  # compare HOST_JSON OTHER_JSON WHAT
       while (match(line, /-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?/)) { out[++n] = substr(line, RSTART, RLENGTH) + 0; line = substr(line, RSTART + RLENGTH) }
       return n
     }
-    NR == FNR { host = $0; next }
+    NR == FNR { host = $0; hostLines++; next }
     {
+      lines++
       a = host; b = $0
       sa = a; sb = b; gsub(/-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?/, "#", sa); gsub(/-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?/, "#", sb)
       if (sa != sb) { print "qemu_levels: " what ": JSON structure differs from the host run" > "/dev/stderr"; exit 1 }
@@ -32,8 +33,11 @@ compare() {  # compare HOST_JSON OTHER_JSON WHAT
       na = numbers(a, x); numbers(b, y); worst = 0
       for (i = 1; i <= na; i++) { d = x[i] - y[i]; if (d < 0) d = -d; if (d > worst) worst = d }
       if (worst > 1e-4 * width) { printf "qemu_levels: %s: max |Δ| %g > 1e-4 · width %d\n", what, worst, width > "/dev/stderr"; exit 1 }
+      if (na < 50) { printf "qemu_levels: %s: only %d numbers (no detections?)\n", what, na > "/dev/stderr"; exit 1 }
       printf "qemu_levels: %s: %d numbers, max |Δ| %g (limit %g)\n", what, na, worst, 1e-4 * width > "/dev/stderr"
-    }' "$1" "$2"
+    }
+    # One JSON line per side: an empty or extra line means a run printed nothing (or more).
+    END { if (hostLines != 1 || lines != 1) { printf "qemu_levels: %s: %d host and %d emulated lines, expected 1 each\n", what, hostLines, lines > "/dev/stderr"; exit 1 } }' "$1" "$2"
 }
 
 "$bin/blaze" faces --all --json "$faces" > "$tmp/faces_host.json"

@@ -11,7 +11,9 @@ set -euo pipefail
 bin=${1:?usage: strip_spills.sh BINARY [MIN]}
 min=${2:-20}
 found=0
+strips=0
 while read -r addr name; do
+  strips=$((strips + 1))
   end=$(printf '0x%x' $((0x$addr + 16000)))
   n=$(objdump -d --no-show-raw-insn --start-address=0x$addr --stop-address=$end "$bin" \
     | awk '/\tret/ {exit} {print}' \
@@ -24,5 +26,7 @@ while read -r addr name; do
     found=1
   fi
 done < <(nm "$bin" | awk '$3 ~ /ConvStrip/ && $3 ~ /3run/ {print $1, $3}')
+# No strip at all means the symbols moved or the binary is not the one meant: a check of nothing fails.
+if [ $strips -eq 0 ]; then echo "strip_spills: no ConvStrip…run symbol in $bin" >&2; exit 1; fi
 if [ $found -eq 1 ]; then exit 1; fi
-echo "none"
+echo "none ($strips strip specialisations)"
