@@ -5,23 +5,29 @@ import PackageDescription
 
 /// One kernel module per ISA level, each compiled from BlazeKernels/Shared with its own CPU flags;
 /// the engine picks one at run time (`ISALevel`). Only these internal targets carry ISA flags.
-/// The manifest runs on the building machine, so its architecture decides the set.
+/// The manifest runs on the building machine, so `#if arch` is that machine's architecture, not the
+/// target's, and SwiftPM has no target-architecture condition: a cross build from x86-64 to arm64
+/// says so with `BLAZEKIT_TARGET_ARCH=aarch64` (`make aarch64` sets it), or it would get the AVX sets.
 ///
 /// The baseline module is named `BlazeKernels` on purpose: every level compiles the same types, so
 /// the compiler emits the same linkonce helpers (`__swift_memcpy…` value witnesses) in each, and
 /// the linker keeps the first copy in link order, which SwiftPM sorts by module name. The baseline
 /// copy must come first, or baseline code would run an AVX helper. `Tools/isa/check_isa_isolation.sh`
 /// (run by `.ci/run`) checks the linked binaries for exactly this.
+let neonLevels: [(name: String, folder: String, settings: [SwiftSetting])] = [
+    ("BlazeKernelsNEON", "NEON", [.define("BLAZE_FMA")])
+]
 #if arch(x86_64)
-    let kernelLevels: [(name: String, folder: String, settings: [SwiftSetting])] = [
-        ("BlazeKernels", "Baseline", []),
-        ("BlazeKernelsAVX2", "AVX2", [.define("BLAZE_FMA"), .unsafeFlags(["-target-cpu", "haswell"])]),
-        ("BlazeKernelsAVX512", "AVX512", [.define("BLAZE_FMA"), .unsafeFlags(["-target-cpu", "skylake-avx512"])])
-    ]
+    let kernelLevels: [(name: String, folder: String, settings: [SwiftSetting])] =
+        Context.environment["BLAZEKIT_TARGET_ARCH"] == "aarch64"
+        ? neonLevels
+        : [
+            ("BlazeKernels", "Baseline", []),
+            ("BlazeKernelsAVX2", "AVX2", [.define("BLAZE_FMA"), .unsafeFlags(["-target-cpu", "haswell"])]),
+            ("BlazeKernelsAVX512", "AVX512", [.define("BLAZE_FMA"), .unsafeFlags(["-target-cpu", "skylake-avx512"])])
+        ]
 #else
-    let kernelLevels: [(name: String, folder: String, settings: [SwiftSetting])] = [
-        ("BlazeKernelsNEON", "NEON", [.define("BLAZE_FMA")])
-    ]
+    let kernelLevels = neonLevels
 #endif
 
 let kernelTargets: [Target] = kernelLevels.map { level in

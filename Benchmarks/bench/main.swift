@@ -163,11 +163,11 @@ func profile(_ options: BenchOptions) throws {
             let macs = macs(s)
             let inputShape = graph.tensors[node.inputs[0]].shape
             let rate = macs > 0 && s.medianMs > 0 ? String(format: "  %6.1f GFLOP/s", 2 * Double(macs) / s.medianMs / 1e6) : ""
-            print(
-                String(format: "  #%-4d", s.node) + s.op.padding(toLength: 20, withPad: " ", startingAt: 0)
-                    + ("[" + inputShape.map(String.init).joined(separator: ",") + "] → [" + s.outputShape.map(String.init).joined(separator: ",") + "]")
-                    .padding(toLength: 36, withPad: " ", startingAt: 0)
-                    + String(format: "  %.4f ms", s.medianMs) + rate)
+            // In parts: Swift 6.2.3 cannot type-check the whole `+` chain in reasonable time.
+            let inputs = inputShape.map(String.init).joined(separator: ","), outputs = s.outputShape.map(String.init).joined(separator: ",")
+            let shapes = "[\(inputs)] → [\(outputs)]".padding(toLength: 36, withPad: " ", startingAt: 0)
+            let name = String(format: "  #%-4d", s.node) + s.op.padding(toLength: 20, withPad: " ", startingAt: 0)
+            print(name + shapes + String(format: "  %.4f ms", s.medianMs) + rate)
         }
     }
 }

@@ -97,7 +97,10 @@ enum LayerNormRows {
         _ x: InlineArray<R, UnsafePointer<Float>>, count n: Int, mean: InlineArray<R, Float>?
     ) -> InlineArray<R, Float> {
         var lanes = InlineArray<R, SIMD8<Float>> { _ in SIMD8(repeating: 0) }
-        let m8 = InlineArray<R, SIMD8<Float>> { SIMD8(repeating: mean?[$0] ?? 0) }
+        // The optional is unwrapped outside the closure: Swift 6.2.3 (assertions on) crashes in
+        // SILGen on `mean?[$0]` inside an InlineArray initializer closure.
+        let means = mean ?? InlineArray(repeating: 0)
+        let m8 = InlineArray<R, SIMD8<Float>> { SIMD8(repeating: means[$0]) }
         var i = 0
         while i &+ 8 <= n {
             for k in 0..<R {
