@@ -66,7 +66,9 @@ import Testing
     }
 
     /// Layout fingerprint (FNV-1a over names, shapes, op names and wiring), committed so a change of
-    /// numbering, or any dependence on per-process hash seeds, fails across runs.
+    /// numbering, or any dependence on per-process hash seeds, fails across runs. The committed
+    /// values are our own earlier output: a change detector; the conversion's correctness is
+    /// checked against LiteRT by the parity tests.
     private func fingerprint(_ g: Graph) -> String {
         var text = ""
         for t in g.tensors { text += "\(t.name)|\(t.shape)|\(t.constant.map(String.init) ?? "-")\n" }
