@@ -37,7 +37,7 @@ sanitize: deps
 	  swift test -c release --sanitize=address --scratch-path .build/asan
 
 # ThreadSanitizer on the tests that share threads (worker pool, sessions at several thread counts,
-# detectors shared across threads, live stream, batches, prefetcher, a 40-frame soak): what
+# detectors shared across threads, live stream, batches, prefetcher, a 12-frame soak): what
 # .ci/run runs; `make sanitize` above runs the whole suite (by hand, see docs/testing.md).
 TSAN_TESTS := WorkerPoolTests|ReferencePoolTests|ThreadDeterminismTests|SharedDetectorsConcurrencyTests|HandConcurrencyTests|LiveStreamRunnerTests|HandLiveStreamTests|FaceLandmarkerLiveStreamTests|ParallelBatchTests|DetectorBatchTests|FramePrefetcherTests|ShortSoakTests
 sanitize-threads: deps

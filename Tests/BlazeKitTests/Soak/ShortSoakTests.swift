@@ -11,12 +11,12 @@ import Testing
 @Suite("Short soak") struct ShortSoakTests {
     @Test func thousandFramesGrowNothing() throws {
         let bench = try #require(ProcessRunner.executable("bench"), "bench is built next to the test binary")
-        // Under a sanitizer (make sanitize sets BLAZE_SANITIZER) the child runs 5–50× slower (200
-        // frames took over 50 minutes under ThreadSanitizer) and its resident memory is the
-        // sanitizer's (freed memory waits in quarantine), so it runs 40 frames there to check
-        // memory safety and races; the 1,000-frame soak is the normal run's.
+        // Under a sanitizer (make sanitize and sanitize-threads set BLAZE_SANITIZER) the child runs
+        // 5–50× slower and its resident memory is the sanitizer's (freed memory waits in
+        // quarantine), so it runs 12 frames there (6 after the warm-up) to check memory safety and
+        // races in every phase; the 1,000-frame soak is the normal run's.
         let sanitized = ProcessInfo.processInfo.environment["BLAZE_SANITIZER"] != nil
-        let frames = sanitized ? 40 : 1000
+        let frames = sanitized ? 12 : 1000
         let counted = frames - min(frames / 2, max(50, frames / 10))  // after bench's warm-up
         let run = try ProcessRunner.run(bench, ["--soak", "--frames", String(frames), "--threads", "1", "--json"])
         #expect(!run.crashed)
