@@ -3,7 +3,7 @@
 SHELL := /bin/bash
 DEBS := libopenblas-dev libturbojpeg0-dev libpng-dev zlib1g-dev pkg-config libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libavdevice-dev
 
-.PHONY: deps demo test bench models sanitize sanitize-threads fuzz fuzz-list example-spark docs format format-check
+.PHONY: deps demo test bench models sanitize sanitize-threads fuzz fuzz-list example-spark docs format format-check aarch64 test-aarch64
 
 deps:
 	@missing=""; for p in $(DEBS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -99,3 +99,15 @@ docs: deps
 	  --additional-symbol-graph-dir .build/docs/blazekit-graphs --output-path docs-site --transform-for-static-hosting 1>&2
 	@echo "docs: docs-site/ (serve it, e.g. python3 -m http.server -d docs-site, and open /documentation/blazekit)"
 
+# Linux arm64 from x86-64 (CONTRACTS §8): Tools/aarch64/setup caches sid's Swift 6.2.3 and an arm64
+# sysroot outside the work tree (first run: Debian packages, about 8 GB); the products land in
+# .build/aarch64-unknown-linux-gnu/release/. Tools/aarch64/run BINARY runs one under qemu-user.
+aarch64:
+	@Tools/aarch64/setup
+	@for p in blaze bench blaze-model; do Tools/aarch64/build -c release --product $$p 1>&2 || exit 1; done
+
+# The whole suite built for aarch64 and run under qemu-user (slow); level neon.
+test-aarch64:
+	@Tools/aarch64/setup
+	@Tools/aarch64/build --tests -c release 1>&2
+	@Tools/aarch64/test

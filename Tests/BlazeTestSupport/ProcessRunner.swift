@@ -30,13 +30,28 @@ public enum ProcessRunner {
         return candidates.map { $0.appendingPathComponent(name) }.first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }
 
+    /// `BLAZE_TEST_RUNNER`: a program that starts the package's own executables when they are
+    /// built for another architecture (`make test-aarch64` sets it to `Tools/aarch64/run`, which
+    /// runs them under qemu-user); it gets the executable's path, then its arguments.
+    public static var testRunner: URL? {
+        ProcessInfo.processInfo.environment["BLAZE_TEST_RUNNER"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
+    }
+
+    /// What to start for `executable` with `arguments`: through `testRunner` when one is set and
+    /// `executable` was built with the tests; anything else (`/bin/sh`) starts as it is.
+    public static func command(_ executable: URL, _ arguments: [String]) -> (executable: URL, arguments: [String]) {
+        guard let runner = testRunner, executable.path.hasPrefix(productsDirectory.path + "/") else { return (executable, arguments) }
+        return (runner, [executable.path] + arguments)
+    }
+
     public static func run(
         _ executable: URL, _ arguments: [String], currentDirectory: URL? = nil,
         environment: [String: String]? = nil, stdin: Data? = nil
     ) throws -> ProcessResult {
         let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
+        let (program, programArguments) = command(executable, arguments)
+        process.executableURL = program
+        process.arguments = programArguments
         if let currentDirectory { process.currentDirectoryURL = currentDirectory }
         if let environment { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         let out = Pipe(), err = Pipe(), input = Pipe()
@@ -85,8 +100,9 @@ extension ProcessRunner {
         _ executable: URL, _ arguments: [String], redirections: String,
         currentDirectory: URL? = nil
     ) throws -> ProcessResult {
-        try run(
-            URL(fileURLWithPath: "/bin/sh"), ["-c", "exec \"$0\" \"$@\" \(redirections)", executable.path] + arguments,
+        let (program, programArguments) = command(executable, arguments)
+        return try run(
+            URL(fileURLWithPath: "/bin/sh"), ["-c", "exec \"$0\" \"$@\" \(redirections)", program.path] + programArguments,
             currentDirectory: currentDirectory)
     }
 }
