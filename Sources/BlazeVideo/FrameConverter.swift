@@ -44,13 +44,11 @@ struct FrameConverter {
             let formatName = av_get_pix_fmt_name(source).map { String(cString: $0) } ?? "#\(decoded.pointee.format)"
             throw BlazeError(.unsupported, "pixel format \(formatName) cannot be converted", context: name)
         }
-        scaler = sws_getCachedContext(
-            scaler, Int32(width), Int32(height), source, Int32(width), Int32(height), AV_PIX_FMT_YUV420P,
-            SWS_BILINEAR, nil, nil, nil)
+        scaler = blaze_sws_getCachedContext(scaler, Int32(width), Int32(height), source, Int32(width), Int32(height), AV_PIX_FMT_YUV420P, BLAZE_SWS_BILINEAR)
         guard let scaler else { throw BlazeError(.unsupported, "cannot convert this pixel format to I420", context: name) }
         let full: Int32 = decoded.pointee.color_range == AVCOL_RANGE_JPEG ? 1 : 0
         let coefficients = sws_getCoefficients(SWS_CS_DEFAULT)
-        sws_setColorspaceDetails(scaler, coefficients, full, coefficients, full, 0, 1 << 16, 1 << 16)
+        blaze_sws_setColorspaceDetails(scaler, coefficients, full, coefficients, full, 0, 1 << 16, 1 << 16)
         if scaled == nil || scaled!.pointee.width != Int32(width) || scaled!.pointee.height != Int32(height) {
             av_frame_free(&scaled)
             scaled = av_frame_alloc()
@@ -64,7 +62,7 @@ struct FrameConverter {
         var sourcePlanes = planePointers(decoded).map { $0.map { UnsafePointer($0) } }
         var destinationPlanes = planePointers(scaled)
         var sourceStrides = strides(decoded), destinationStrides = strides(scaled)
-        let done = sws_scale(scaler, &sourcePlanes, &sourceStrides, 0, Int32(height), &destinationPlanes, &destinationStrides)
+        let done = blaze_sws_scale(scaler, &sourcePlanes, &sourceStrides, 0, Int32(height), &destinationPlanes, &destinationStrides)
         guard done == Int32(height) else { throw BlazeError(.invalidInput, "the frame could not be converted to I420", context: name) }
         scaled.pointee.color_range = full == 1 ? AVCOL_RANGE_JPEG : AVCOL_RANGE_MPEG
         return scaled

@@ -178,8 +178,8 @@ public final class VideoReader: FrameSource {
 
     /// The orientation that shows the stored frames upright, from the stream's display matrix.
     static func displayOrientation(of stream: UnsafeMutablePointer<AVStream>) -> ImageOrientation {
-        guard let data = av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, nil) else { return .up }
-        let counterClockwise = data.withMemoryRebound(to: Int32.self, capacity: 9) { av_display_rotation_get($0) }
+        guard let matrix = blaze_stream_display_matrix(stream) else { return .up }
+        let counterClockwise = av_display_rotation_get(matrix)
         guard counterClockwise.isFinite else { return .up }
         // The display matrix turns the stored picture counter-clockwise by this angle to show it.
         switch Int((-counterClockwise).rounded()) {

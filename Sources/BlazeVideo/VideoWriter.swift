@@ -124,7 +124,7 @@ public final class VideoWriter {
         picture.pointee.height = Int32(height)
         picture.pointee.format = pixelFormat.rawValue
         guard av_frame_get_buffer(picture, 0) >= 0 else { release(); unlink(temporaryPath); throw BlazeError(.io, "FFmpeg could not allocate a frame", context: path) }
-        scaler = sws_getContext(Int32(width), Int32(height), AV_PIX_FMT_RGBA, Int32(width), Int32(height), pixelFormat, SWS_BILINEAR, nil, nil, nil)
+        scaler = blaze_sws_getContext(Int32(width), Int32(height), AV_PIX_FMT_RGBA, Int32(width), Int32(height), pixelFormat, BLAZE_SWS_BILINEAR)
         guard scaler != nil else { release(); unlink(temporaryPath); throw BlazeError(.unsupported, "no RGBA to YUV converter", context: path) }
     }
 
@@ -146,7 +146,7 @@ public final class VideoWriter {
         var sourceStride: [Int32] = [Int32(bytesPerRow), 0, 0, 0]
         var destination: [UnsafeMutablePointer<UInt8>?] = [picture.pointee.data.0, picture.pointee.data.1, picture.pointee.data.2, nil]
         var destinationStride: [Int32] = [picture.pointee.linesize.0, picture.pointee.linesize.1, picture.pointee.linesize.2, 0]
-        sws_scale(scaler, &source, &sourceStride, 0, Int32(height), &destination, &destinationStride)
+        blaze_sws_scale(scaler, &source, &sourceStride, 0, Int32(height), &destination, &destinationStride)
         picture.pointee.pts = Int64(framesWritten)
         try encode(picture)
         framesWritten += 1
@@ -196,7 +196,7 @@ public final class VideoWriter {
     }
 
     private func release() {
-        sws_freeContext(scaler)
+        blaze_sws_freeContext(scaler)
         scaler = nil
         av_frame_free(&picture)
         av_packet_free(&packet)
