@@ -15,8 +15,9 @@ extension ProcessRunner {
         let slave = open(String(cString: name), O_RDWR | O_NOCTTY)
         guard slave >= 0 else { close(master); throw CocoaError(.fileReadUnknown) }
         let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
+        let command = ProcessRunner.command(executable, arguments)  // through BLAZE_TEST_RUNNER when set
+        process.executableURL = command.executable
+        process.arguments = command.arguments
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle(fileDescriptor: slave, closeOnDealloc: false)

@@ -1,5 +1,6 @@
 import Foundation
 import BlazeModels
+import BlazeTestSupport
 import Testing
 @testable import BlazeEngine
 
@@ -20,8 +21,9 @@ import Testing
     ) throws -> (status: Int32, stdout: Data) {
         let url = try #require(benchURL, "bench is not built next to the test binary (swift build -c release builds it)")
         let process = Process()
-        process.executableURL = url
-        process.arguments = arguments
+        let command = ProcessRunner.command(url, arguments)  // through BLAZE_TEST_RUNNER when set
+        process.executableURL = command.executable
+        process.arguments = command.arguments
         var environment = ProcessInfo.processInfo.environment
         for (k, v) in changes { environment[k] = v }
         process.environment = environment
