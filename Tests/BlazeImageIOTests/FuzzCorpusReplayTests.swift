@@ -17,11 +17,12 @@ struct ImageFuzzCorpusReplayTests {
     }
 
     @Test func y4mCorpus() throws {
+        let scratch = try ScratchFolder()
+        defer { scratch.remove() }
+        let path = scratch.path("input.y4m")
         try FuzzCorpus.replay("fuzz-y4m") { bytes in
-            let path = FileManager.default.temporaryDirectory.appendingPathComponent("y4m-corpus-\(UUID().uuidString).y4m")
-            try Data(bytes).write(to: path)
-            defer { try? FileManager.default.removeItem(at: path) }
-            let reader = try Y4MReader(path: path.path, options: Self.options)
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            let reader = try Y4MReader(path: path, options: Self.options)
             var frames = 0
             while frames < 16, let frame = try reader.nextFrame() {
                 #expect(frame.index == frames && frame.image.width > 0 && frame.image.height > 0)

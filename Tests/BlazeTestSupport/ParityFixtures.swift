@@ -33,16 +33,10 @@ public struct ParityFixtures: Sendable {
     }
 }
 
-/// The parity measure of the project: `max|Δ| / max(1, max|ref|)` over one output tensor.
+/// The parity measure of the project: `max|Δ| / max(1, max|ref|)` over one output tensor (+∞ on
+/// a size mismatch or a NaN in `actual`).
 public func parityError(_ actual: [Float], _ reference: [Float]) -> Float {
-    precondition(actual.count == reference.count, "size mismatch")
-    var maxDiff: Float = 0, maxRef: Float = 0
-    for (a, r) in zip(actual, reference) {
-        let d = abs(a - r)
-        maxDiff = d.isNaN ? .infinity : max(maxDiff, d)
-        maxRef = worse(maxRef, abs(r))
-    }
-    return maxDiff / max(1, maxRef)
+    maxAbsDifference(actual, reference) / max(1, reference.maxMagnitude())
 }
 
 /// The tolerance every net must meet against LiteRT (issue #2).

@@ -7,11 +7,12 @@ import Testing
 @Suite("Fuzz corpus: video")
 struct VideoFuzzCorpusReplayTests {
     @Test func videoCorpus() throws {
+        let scratch = try ScratchFolder()
+        defer { scratch.remove() }
+        let path = scratch.path("input")
         try FuzzCorpus.replay("fuzz-video") { bytes in
-            let path = FileManager.default.temporaryDirectory.appendingPathComponent("video-corpus-\(UUID().uuidString)")
-            try Data(bytes).write(to: path)
-            defer { try? FileManager.default.removeItem(at: path) }
-            let reader = try VideoReader(path: path.path)
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            let reader = try VideoReader(path: path)
             guard reader.info.width * reader.info.height <= 4_000_000 else { return }
             var frames = 0
             while frames < 8, let frame = try reader.nextFrame() {

@@ -1,3 +1,4 @@
+import BlazeTestSupport
 import Testing
 @testable import BlazeEngine
 
@@ -89,12 +90,8 @@ enum PlannedStepTestKit {
     ) throws {
         let ref = try reference(op, inputs)
         let single = try planned(op, inputs, threads: 1)
-        var maxDiff: Float = 0, maxRef: Float = 0
-        for (a, r) in zip(single, ref) {
-            maxDiff = max(maxDiff, abs(a - r).isNaN ? .infinity : abs(a - r))
-            maxRef = max(maxRef, abs(r))
-        }
-        #expect(single.count == ref.count && maxDiff <= 1e-5 * max(1, maxRef), "\(what): max diff \(maxDiff)", sourceLocation: sourceLocation)
+        let error = parityError(single, ref)
+        #expect(error <= 1e-5, "\(what): max |Δ| / max(1, max|ref|) \(error)", sourceLocation: sourceLocation)
         for threads in 2...3 {
             expectBitwise(try planned(op, inputs, threads: threads), single, "\(what) threads \(threads)", sourceLocation: sourceLocation)
         }

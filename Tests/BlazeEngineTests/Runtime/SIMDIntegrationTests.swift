@@ -19,10 +19,8 @@ import Testing
             let optimized = try loaded.makeSession(kernels: .optimized, threads: threads).run([input])
             #expect(optimized.count == reference.count)
             for (k, (a, r)) in zip(optimized, reference).enumerated() {
-                #expect(a.count == r.count)
-                let scale = max(1, r.maxMagnitude())
-                let diff = maxAbsDifference(a, r)
-                #expect(diff <= 1e-4 * scale, "\(model.rawValue) output \(k) at \(threads) threads: max |Δ| \(diff) (scale \(scale))")
+                let error = parityError(a, r)
+                #expect(error <= 1e-4, "\(model.rawValue) output \(k) at \(threads) threads: max |Δ| / max(1, max|ref|) \(error)")
             }
         }
     }
