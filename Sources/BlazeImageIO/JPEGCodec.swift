@@ -20,7 +20,7 @@ enum JPEGCodec {
             // a complete header, as OpenCV's reader accepts it.
             let text = message(handle)
             guard isBenignWarning(text), width > 0, height > 0 else {
-                throw BlazeError(.invalidInput, "corrupt JPEG header: \(text)")
+                throw BlazeError(.invalidInput, "truncated or corrupt JPEG header: \(text)")
             }
         }
         guard width > 0, height > 0 else {

@@ -29,6 +29,10 @@ struct VideoReaderTests {
         }
     }
 
+    /// The MPEG-4 clip's frames off x86-64: 3× the worst measured under qemu-aarch64 (FFmpeg 9.0,
+    /// 22 of 38,016 samples differ by 1 in every frame; docs/testing.md).
+    static let otherIDCTBound = (maxDifference: Float(3), differingFraction: 0.0018)
+
     @Test(arguments: VideoFixtures.faceClips + ["hands_h264.mp4"])
     func framesEqualFFmpegsOwnDecodeWithTheContainersTimes(clip: String) throws {
         let reader = try VideoReader(path: VideoFixtures.path(clip))
@@ -37,9 +41,21 @@ struct VideoReaderTests {
         let decoded = try frames(reader)
         let reference = try frames(Y4MReader(path: VideoFixtures.path(clip + ".y4m")))
         #expect(decoded.count == 8 && reference.count == 8)
+        // MPEG-4 Part 2 leaves the inverse DCT to the decoder (IEEE 1180 accuracy): FFmpeg's aarch64
+        // build decodes it with other IDCT code than the x86-64 `ffmpeg` that made the reference.
+        // H.264 and VP9 decoding is bit-exact.
+        var bound = (maxDifference: Float(0), differingFraction: 0.0)
+        #if !arch(x86_64)
+            if clip == "faces_mpeg4.mkv" { bound = Self.otherIDCTBound }
+        #endif
         for (ours, theirs) in zip(decoded, reference) {
             #expect(ours.image.format == .i420(.video) && theirs.image.format == .i420(.video))
-            #expect(bytes(ours.image) == bytes(theirs.image), "\(clip) frame \(ours.index): pixels differ from ffmpeg's decode")
+            let a = bytes(ours.image).map(Float.init), b = bytes(theirs.image).map(Float.init)
+            let worst = a.count == b.count ? maxAbsDifference(a, b) : .infinity
+            let differing = zip(a, b).filter { $0 != $1 }.count
+            let what = "\(clip) frame \(ours.index): \(differing) of \(a.count) samples differ from ffmpeg's decode, max |Δ| \(worst)"
+            if bound.maxDifference > 0 { print("[Video] \(what)") }
+            #expect(worst <= bound.maxDifference && Double(differing) <= bound.differingFraction * Double(a.count), "\(what)")
         }
         #expect(decoded.map(\.timestampInMilliseconds) == (try VideoFixtures.presentationMilliseconds(clip)))
         #expect(decoded.map(\.index) == Array(0..<8))

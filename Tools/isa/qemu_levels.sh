@@ -2,10 +2,13 @@
 # Runs the default `blaze faces` and `blaze hands` as older CPUs under qemu-user (functional
 # emulation, no timing): as Nehalem (SSE4.2, no AVX) they must pick the baseline kernels by
 # themselves, as Haswell the avx2 kernels, and give the host's JSON within 1e-4 of the image width
-# for every number. Needs Debian's qemu-user. Usage: Tools/isa/qemu_levels.sh [BIN_DIR]
+# for every number. Needs Debian's qemu-user. Usage: Tools/isa/qemu_levels.sh [BIN_DIR [AARCH64_BIN_DIR]]
+# With AARCH64_BIN_DIR (a `make aarch64` or `Tools/aarch64/build` product folder) the aarch64 blaze
+# runs too, through Tools/aarch64/run (Cortex-A76), and must pick neon and match the same way.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 bin=${1:-$(swift build -c release --show-bin-path)}
+arm_bin=${2:-}
 command -v qemu-x86_64 >/dev/null || { echo "qemu_levels: qemu-x86_64 not found (apt-get install qemu-user)" >&2; exit 1; }
 faces=Tests/Fixtures/testdata/images/three_people.jpg
 hands=Tests/Fixtures/testdata/images/two_hands_open_palms.jpg
@@ -42,16 +45,19 @@ compare() {  # compare HOST_JSON OTHER_JSON WHAT
 
 "$bin/blaze" faces --all --json "$faces" > "$tmp/faces_host.json"
 "$bin/blaze" hands --num-hands 2 --json "$hands" > "$tmp/hands_host.json"
+# check LABEL WANT RUNNER… BLAZE: that blaze picks level WANT by itself and prints the host's JSON.
+check() {
+  local label=$1 want=$2 got; shift 2
+  got=$("$@" --version 2>/dev/null | sed -n 's/.*kernel level \([a-z0-9]*\);.*/\1/p')
+  if [ "$got" != "$want" ]; then echo "qemu_levels: $label, blaze chose '$got', expected $want" >&2; return 1; fi
+  "$@" faces --all --json "$faces" 2>/dev/null > "$tmp/faces.json" || { echo "qemu_levels: blaze faces failed $label" >&2; return 1; }
+  "$@" hands --num-hands 2 --json "$hands" 2>/dev/null > "$tmp/hands.json" || { echo "qemu_levels: blaze hands failed $label" >&2; return 1; }
+  compare "$tmp/faces_host.json" "$tmp/faces.json" "faces $label ($want)" && compare "$tmp/hands_host.json" "$tmp/hands.json" "hands $label ($want)"
+}
 for cpu_level in Nehalem:baseline Haswell:avx2; do
-  cpu=${cpu_level%%:*}; want=${cpu_level##*:}
-  got=$(emulate -cpu "$cpu" "$bin/blaze" --version 2>/dev/null | sed -n 's/.*kernel level \([a-z0-9]*\);.*/\1/p')
-  if [ "$got" != "$want" ]; then
-    echo "qemu_levels: as $cpu, blaze chose '$got', expected $want" >&2; status=1; continue
-  fi
-  emulate -cpu "$cpu" "$bin/blaze" faces --all --json "$faces" 2>/dev/null > "$tmp/faces_$cpu.json" || { echo "qemu_levels: blaze faces failed as $cpu" >&2; status=1; continue; }
-  emulate -cpu "$cpu" "$bin/blaze" hands --num-hands 2 --json "$hands" 2>/dev/null > "$tmp/hands_$cpu.json" || { echo "qemu_levels: blaze hands failed as $cpu" >&2; status=1; continue; }
-  compare "$tmp/faces_host.json" "$tmp/faces_$cpu.json" "faces as $cpu ($want)" || status=1
-  compare "$tmp/hands_host.json" "$tmp/hands_$cpu.json" "hands as $cpu ($want)" || status=1
+  cpu=${cpu_level%%:*}
+  check "as $cpu" "${cpu_level##*:}" emulate -cpu "$cpu" "$bin/blaze" || status=1
 done
+if [ -n "$arm_bin" ]; then check "as aarch64 (Cortex-A76)" neon Tools/aarch64/run "$arm_bin/blaze" || status=1; fi
 [ $status -eq 0 ] && echo "qemu_levels: ok (host level $("$bin/blaze" --version | sed -n 's/.*kernel level \([a-z0-9]*\);.*/\1/p'))" >&2
 exit $status

@@ -7,17 +7,24 @@
 # prints the specialisations with at least MIN (default 20) such stores and exits 1, or prints
 # "none". `.ci/run` runs it on the test build's bench with MIN 40 (the baseline level's 16 xmm
 # registers leave a few 4×2 / 6×2 strips at 20–24; a K-loop spill is 70 or more).
+# An aarch64 binary (`make aarch64`) is read with llvm-objdump: q-register stores to sp or x29.
 set -euo pipefail
 bin=${1:?usage: strip_spills.sh BINARY [MIN]}
 min=${2:-20}
+# ELF e_machine (2 bytes at offset 18): 0x3e x86-64, 0xb7 aarch64.
+case $(od -An -tx2 -j18 -N2 "$bin" | tr -d ' ') in
+  003e) dump=(objdump -d --no-show-raw-insn) store="v?mov[au]ps %[xyz]mm[0-9]+,-?0x[0-9a-f]+\(%r[bs]p\)" ;;
+  00b7) dump=(llvm-objdump -d --no-show-raw-insn) store="(stp|stur|str)[[:space:]]+q[0-9]+,.*\[(sp|x29)" ;;
+  *) echo "strip_spills: $bin is neither an x86-64 nor an aarch64 ELF file" >&2; exit 1 ;;
+esac
 found=0
 strips=0
 while read -r addr name; do
   strips=$((strips + 1))
   end=$(printf '0x%x' $((0x$addr + 16000)))
-  n=$(objdump -d --no-show-raw-insn --start-address=0x$addr --stop-address=$end "$bin" \
+  n=$("${dump[@]}" --start-address=0x$addr --stop-address=$end "$bin" \
     | awk '/\tret/ {exit} {print}' \
-    | grep -cE "v?mov[au]ps %[xyz]mm[0-9]+,-?0x[0-9a-f]+\(%r[bs]p\)" || true)
+    | grep -cE "$store" || true)
   if [ "$n" -ge "$min" ]; then
     plain=$(echo "$name" | swift demangle --compact)
     module=$(echo "$plain" | grep -oE 'BlazeKernels[A-Za-z0-9]*' | head -1)

@@ -1,20 +1,14 @@
 import BlazeEngineCore
 
 // The baseline level: baseline x86-64 (SSE2), 16 xmm registers of 4 floats, no FMA (`madd` is a
-// multiply and an add). NEON/Level.swift links to this file: the aarch64 `neon` level (32 q
-// registers, FMA through BLAZE_FMA) reuses these 4-lane tables unchanged — untested, no aarch64
-// machine here; its larger register file is not used yet.
+// multiply and an add).
 // Everything level-specific lives in this file: the vector type, the tile shapes sized for the
 // register file, their instantiations, and which layers go to OpenBLAS. The kernels themselves
 // are the shared sources in Shared/ (a link to BlazeKernels/Shared).
 
 /// Conv micro-kernel shapes and dispatch of this level.
 enum ConvTiles {
-    #if arch(arm64)
-        static let level = ISALevel.neon
-    #else
-        static let level = ISALevel.baseline
-    #endif
+    static let level = ISALevel.baseline
     typealias Vec = SIMD4<Float>
     /// (MR, largest NV) with MR·NV + NV + 1 < 16 xmm registers (4×3, exactly 16, spilled).
     static let shapes: [TileShape] = [TileShape(mr: 1, maxNV: 4), TileShape(mr: 2, maxNV: 4), TileShape(mr: 4, maxNV: 2), TileShape(mr: 6, maxNV: 2), TileShape(mr: 8, maxNV: 1)]

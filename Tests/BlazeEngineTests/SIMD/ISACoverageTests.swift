@@ -17,6 +17,9 @@ import Testing
     @Test(.enabled(if: runs(.avx512), "this CPU lacks AVX-512 F/BW/DQ/VL: avx512 kernels not run"))
     func avx512LevelRuns() throws { try Self.smoke(.avx512) }
 
+    @Test(.enabled(if: runs(.neon), "not an aarch64 build: neon kernels not run (make test-aarch64)"))
+    func neonLevelRuns() throws { try Self.smoke(.neon) }
+
     /// The level's kernel set is the one asked for, and a 3×3 conv matches a hand-computed value.
     static func smoke(_ level: ISALevel) throws {
         let K = try KernelLevels.kernels(for: level)
@@ -52,7 +55,9 @@ import Testing
         guard case .failure(let e) = ISALevel.resolve(environment: "sse9") else { Issue.record("BLAZE_ISA=sse9 accepted"); return }
         #expect(e.kind == .unsupportedISA)
         #expect(try ISALevel.resolve(environment: nil).get() == ISALevel.best)
-        #expect(try ISALevel.resolve(environment: " Baseline ").get() == .baseline)
+        // Names are trimmed and case-blind (baseline on x86-64, neon on arm64).
+        let first = ISALevel.supported[0]
+        #expect(try ISALevel.resolve(environment: " \(first.rawValue.capitalized) ").get() == first)
         #expect(try ISALevel.resolve(environment: "avx2", supported: [.baseline, .avx2]).get() == .avx2)
     }
 }
