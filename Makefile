@@ -3,7 +3,7 @@
 SHELL := /bin/bash
 DEBS := libopenblas-dev libturbojpeg0-dev libpng-dev zlib1g-dev pkg-config libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libavdevice-dev
 
-.PHONY: deps demo test bench models sanitize sanitize-threads fuzz fuzz-list example-spark docs format format-check aarch64 test-aarch64
+.PHONY: deps demo test bench models sanitize sanitize-threads fuzz fuzz-list example-spark docs format format-check aarch64 test-aarch64 test-aarch64-ci
 
 deps:
 	@missing=""; for p in $(DEBS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -111,3 +111,12 @@ test-aarch64:
 	@Tools/aarch64/setup
 	@Tools/aarch64/build --tests -c release 1>&2
 	@Tools/aarch64/test
+
+# The part of it .ci/run runs (a few minutes of emulation): every kernel against the reference
+# kernels, bitwise equality across thread counts, the bundled and wheel nets' LiteRT parity, the
+# FFmpeg reader, and the end-to-end faces, hands and face-landmarker photo tests.
+AARCH64_CI_TESTS := SIMDKernelTests|ChannelMajorConvTests|PartialVectorTests|ISACoverageTests|GemmKernelTests|SIMDIntegrationTests|ThreadDeterminismTests|BundledModelParityTests|WheelModelParityTests|VideoReaderTests|FaceDetectionReferenceTests|HandReferenceTests|FaceLandmarkerImageTests
+test-aarch64-ci:
+	@Tools/aarch64/setup
+	@Tools/aarch64/build --tests -c release 1>&2
+	@Tools/aarch64/test --filter '$(AARCH64_CI_TESTS)'

@@ -33,10 +33,12 @@ struct BlazeVideoCLITests {
         return String(decoding: try JSONSerialization.data(withJSONObject: kept, options: [.sortedKeys]), as: UTF8.self)
     }
 
-    @Test(arguments: [
-        (["faces", "--all", "--tracking"], "faces_h264.mp4"), (["faces", "--all", "--tracking"], "faces_vp9.webm"),
-        (["faces", "--all", "--tracking"], "faces_mpeg4.mkv"), (["hands", "--num-hands", "2"], "hands_h264.mp4")
-    ])
+    /// Clips whose decode equals their `.y4m` on this platform (all on x86-64; see VideoFixtures).
+    @Test(
+        arguments: [
+            (["faces", "--all", "--tracking"], "faces_h264.mp4"), (["faces", "--all", "--tracking"], "faces_vp9.webm"),
+            (["faces", "--all", "--tracking"], "faces_mpeg4.mkv"), (["hands", "--num-hands", "2"], "hands_h264.mp4")
+        ].filter { VideoFixtures.decodesLikeItsY4M($0.1) })
     func aClipGivesWhatItsDecodedFramesGiveAsY4M(command: [String], clip: String) throws {
         let direct = try blaze(command + ["--json", "--video", VideoFixtures.path(clip)])
         #expect(direct.status == 0 && direct.stderr.isEmpty, "\(direct.stderr)")

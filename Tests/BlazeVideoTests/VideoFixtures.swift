@@ -11,6 +11,17 @@ enum VideoFixtures {
 
     static func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
 
+    /// Whether this platform's FFmpeg decodes `clip` to exactly its `.y4m` (made by x86-64 ffmpeg).
+    /// MPEG-4 Part 2 leaves the inverse DCT to the decoder (IEEE 1180 accuracy only), and FFmpeg's
+    /// aarch64 build has IDCT code of its own; H.264 and VP9 decoding is bit-exact everywhere.
+    static func decodesLikeItsY4M(_ clip: String) -> Bool {
+        #if arch(x86_64)
+            true
+        #else
+            clip != "faces_mpeg4.mkv"
+        #endif
+    }
+
     /// ffprobe's presentation times of `clip`'s frames in milliseconds, rounded down.
     static func presentationMilliseconds(_ clip: String) throws -> [Int] {
         let data = try Data(contentsOf: folder.appendingPathComponent(clip + ".pts.json"))
