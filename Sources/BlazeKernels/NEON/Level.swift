@@ -6,8 +6,8 @@ import BlazeEngineCore
 // are the shared sources in Shared/ (a link to BlazeKernels/Shared).
 // The register budget is the avx512 level's (32 registers, 16 accumulators at most); its vectors
 // are the baseline level's 4 lanes. Not timed on arm64 hardware yet: these tables follow the
-// register file, and `Tools/aarch64/strip_spills` checks that no conv strip keeps accumulators on
-// the stack (docs/isa-levels.md).
+// register file (docs/isa-levels.md), and Tools/isa/strip_spills.sh checks that no conv strip
+// keeps its accumulators on the stack.
 
 /// Conv micro-kernel shapes and dispatch of this level.
 enum ConvTiles {
