@@ -24,6 +24,10 @@ extension ModelConversion {
             SupportedTFLiteOp(
                 name: BuiltinOperator.densify.name, code: Int(BuiltinOperator.densify.rawValue),
                 handling: "folded at conversion: sparse constants become dense constants"))
+        ops.append(
+            SupportedTFLiteOp(
+                name: BuiltinOperator.unpack.name, code: Int(BuiltinOperator.unpack.rawValue),
+                handling: "lowered at conversion: one `STRIDED_SLICE` per output (engine ops have one output)"))
         ops += TFLiteConverter.customTranslators.keys.map {
             SupportedTFLiteOp(
                 name: "CUSTOM(\($0))", code: Int(BuiltinOperator.custom.rawValue),

@@ -86,6 +86,7 @@ struct TFLiteConversionState {
                 switch code.builtin {
                 case .dequantize: try foldDequantize(op)
                 case .densify: try foldDensify(op)
+                case .unpack: try lowerUnpack(op)
                 default:
                     guard let translate = TFLiteConverter.translator(for: code) else {
                         throw BlazeError(.unsupported, "\(name) is not supported")
@@ -133,7 +134,7 @@ struct TFLiteConversionState {
         var missing: [(name: String, count: Int, first: Int)] = []
         for (index, op) in model.operators.enumerated() {
             let code = model.operatorCodes[op.opcodeIndex]
-            if code.builtin == .dequantize || code.builtin == .densify || TFLiteConverter.translator(for: code) != nil { continue }
+            if [.dequantize, .densify, .unpack].contains(code.builtin) || TFLiteConverter.translator(for: code) != nil { continue }
             let name = Self.opName(code)
             if let i = missing.firstIndex(where: { $0.name == name }) {
                 missing[i].count += 1
@@ -241,6 +242,35 @@ struct TFLiteConversionState {
             throw BlazeError(.shapeMismatch, "output '\(tensors[out].name)' is declared \(tensors[out].shape), the op gives \(inferred)")
         }
         nodes.append(Node(op: op, inputs: ins, outputs: [out]))
+    }
+
+    /// UNPACK (several outputs) as one STRIDED_SLICE per output that drops the axis: the engine's
+    /// ops have one output each.
+    private mutating func lowerUnpack(_ op: TFLiteModel.Operator) throws {
+        guard op.inputs.count == 1, op.inputs[0] >= 0 else {
+            throw BlazeError(.corruptModel, "has \(op.inputs.count) inputs, expected 1")
+        }
+        let shape = try checkedShape(op.inputs[0])
+        let o = TFLiteOptions(table: op.optionsType == 0 ? nil : op.options)
+        guard op.optionsType == 0 || op.optionsType == BuiltinOptionsType.unpack.rawValue else {
+            throw BlazeError(.corruptModel, "has builtin options of union type \(op.optionsType), expected UnpackOptions")
+        }
+        let rank = shape.count
+        guard let axis = ShapeMath.normalizedAxis(try o.int32(TFLiteField.Unpack.axis), rank: rank) else {
+            throw BlazeError(.shapeMismatch, "axis \(try o.int32(TFLiteField.Unpack.axis)) is out of range for \(shape)")
+        }
+        let declared = try o.int32(TFLiteField.Unpack.num)
+        guard op.outputs.count == shape[axis], declared == 0 || declared == shape[axis] else {
+            throw BlazeError(.shapeMismatch, "\(op.outputs.count) outputs (num \(declared)) for axis \(axis) of \(shape)")
+        }
+        for (i, output) in op.outputs.enumerated() {
+            var begin = [Int](repeating: 0, count: rank), end = shape
+            begin[axis] = i
+            end[axis] = i + 1
+            let slice = StridedSliceParams(
+                begin: begin, end: end, strides: [Int](repeating: 1, count: rank), shrinkAxisMask: 1 << axis)
+            try emit(.stridedSlice(slice), inputs: [op.inputs[0]], output: output)
+        }
     }
 
     /// Checks a folding op's single input and output and returns them.

@@ -22,9 +22,11 @@ struct BuiltinOperator: RawRepresentable, Hashable, Sendable, CustomStringConver
     static let relu6 = Self(rawValue: 21)
     static let reshape = Self(rawValue: 22)
     static let resizeBilinear = Self(rawValue: 23)
+    static let softmax = Self(rawValue: 25)
     static let tanh = Self(rawValue: 28)
     static let custom = Self(rawValue: 32)
     static let pad = Self(rawValue: 34)
+    static let gather = Self(rawValue: 36)
     static let transpose = Self(rawValue: 39)
     static let mean = Self(rawValue: 40)
     static let sub = Self(rawValue: 41)
@@ -40,6 +42,8 @@ struct BuiltinOperator: RawRepresentable, Hashable, Sendable, CustomStringConver
     static let sqrt = Self(rawValue: 75)
     static let rsqrt = Self(rawValue: 76)
     static let reduceMax = Self(rawValue: 82)
+    static let unpack = Self(rawValue: 88)
+    static let reduceMin = Self(rawValue: 89)
     static let squaredDifference = Self(rawValue: 99)
     static let abs = Self(rawValue: 101)
     static let hardSwish = Self(rawValue: 117)
@@ -133,12 +137,14 @@ enum BuiltinOptionsType: UInt8, Sendable {
     case depthwiseConv2D = 2
     case pool2D = 5
     case fullyConnected = 8
+    case softmax = 9
     case concatenation = 10
     case add = 11
     case resizeBilinear = 15
     case reshape = 17
     case mul = 21
     case pad = 22
+    case gather = 23
     case transpose = 26
     case reducer = 27
     case sub = 28
@@ -149,6 +155,7 @@ enum BuiltinOptionsType: UInt8, Sendable {
     case maximumMinimum = 39
     case neg = 42
     case padV2 = 43
+    case unpack = 64
     case squaredDifference = 76
     case abs = 78
     case depthToSpace = 94
@@ -160,12 +167,14 @@ enum BuiltinOptionsType: UInt8, Sendable {
         case .depthwiseConv2D: return "DepthwiseConv2DOptions"
         case .pool2D: return "Pool2DOptions"
         case .fullyConnected: return "FullyConnectedOptions"
+        case .softmax: return "SoftmaxOptions"
         case .concatenation: return "ConcatenationOptions"
         case .add: return "AddOptions"
         case .resizeBilinear: return "ResizeBilinearOptions"
         case .reshape: return "ReshapeOptions"
         case .mul: return "MulOptions"
         case .pad: return "PadOptions"
+        case .gather: return "GatherOptions"
         case .transpose: return "TransposeOptions"
         case .reducer: return "ReducerOptions"
         case .sub: return "SubOptions"
@@ -176,6 +185,7 @@ enum BuiltinOptionsType: UInt8, Sendable {
         case .maximumMinimum: return "MaximumMinimumOptions"
         case .neg: return "NegOptions"
         case .padV2: return "PadV2Options"
+        case .unpack: return "UnpackOptions"
         case .squaredDifference: return "SquaredDifferenceOptions"
         case .abs: return "AbsOptions"
         case .depthToSpace: return "DepthToSpaceOptions"
@@ -210,4 +220,7 @@ enum TFLiteField {
     enum Reducer { static let keepDims = 0 }
     enum StridedSlice { static let beginMask = 0, endMask = 1, ellipsisMask = 2, newAxisMask = 3, shrinkAxisMask = 4, offset = 5 }
     enum DepthToSpace { static let blockSize = 0 }
+    enum Softmax { static let beta = 0 }
+    enum Gather { static let axis = 0, batchDims = 1 }
+    enum Unpack { static let num = 0, axis = 1 }
 }

@@ -37,6 +37,9 @@ extension TFLiteConverter {
         .mean: reduce(.mean),
         .sum: reduce(.sum),
         .reduceMax: reduce(.max),
+        .reduceMin: reduce(.min),
+        .softmax: softmax,
+        .gather: gather,
         .stridedSlice: stridedSlice,
         .transpose: transpose
     ]
@@ -249,6 +252,28 @@ extension TFLiteConverter {
                 begin: begin, end: end, strides: strides,
                 beginMask: try o.int32(F.beginMask), endMask: try o.int32(F.endMask),
                 shrinkAxisMask: try o.int32(F.shrinkAxisMask), offset: try o.bool(F.offset)))
+    }
+
+    @Sendable static func softmax(_ c: inout TranslationContext) throws -> Op {
+        try c.expectInputs(1...1)
+        let beta = try c.options(.softmax).float32(TFLiteField.Softmax.beta)
+        guard beta.isFinite else { throw BlazeError(.corruptModel, "beta \(beta) is not finite") }
+        try c.data(0)
+        return .softmax(SoftmaxParams(beta: beta))
+    }
+
+    /// GATHER with constant 1-D indices and `batch_dims` 0 (what MediaPipe's gesture embedder uses).
+    @Sendable static func gather(_ c: inout TranslationContext) throws -> Op {
+        try c.expectInputs(2...2)
+        let o = try c.options(.gather)
+        let batchDims = try o.int32(TFLiteField.Gather.batchDims)
+        guard batchDims == 0 else { throw BlazeError(.unsupported, "batch_dims \(batchDims) is not supported") }
+        guard try c.shape(1).count == 1 else {
+            throw BlazeError(.unsupported, "indices of shape \(try c.shape(1)) are not supported (only 1-D)")
+        }
+        let indices = try c.ints(1, "indices")
+        try c.data(0)
+        return .gather(GatherParams(axis: try o.int32(TFLiteField.Gather.axis), indices: indices))
     }
 
     @Sendable static func transpose(_ c: inout TranslationContext) throws -> Op {

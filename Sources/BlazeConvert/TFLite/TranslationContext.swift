@@ -159,6 +159,10 @@ struct TFLiteOptions {
         try table?.bool(id, default: value) ?? value
     }
 
+    func float32(_ id: Int, default value: Float = 0) throws -> Float {
+        try table?.float32(id, default: value) ?? value
+    }
+
     /// An int32 vector field, nil if absent.
     func ints(_ id: Int) throws -> [Int]? {
         guard let table, try table.has(id) else { return nil }

@@ -25,6 +25,8 @@
 /// | landmarksToTransformMatrix | 17 | i32 left, right rotation index (0...2^20); u32 bits of targetRotationRadians; i32 outputHeight, outputWidth (1...65536); u32 bits of scaleX, scaleY; u32 subset count (1...4096); count × i32 index (0...2^20) |
 /// | transformTensorBilinear | 18 | i32 outputHeight, outputWidth (1...65536) |
 /// | transformLandmarks | 19 | (none) |
+/// | softmax | 20 | u32 bits of beta (finite) |
+/// | gather | 21 | i32 axis (-8...7); u32 index count (1...65536); count × i32 index (0...2^31-1) |
 ///
 /// The ranges are the engine's own limits, so no runnable graph is refused. Decoding checks every
 /// raw value, count and range, and that the block is consumed exactly. Encoding decodes its own
@@ -53,6 +55,8 @@ extension Op {
         case .landmarksToTransformMatrix: return 17
         case .transformTensorBilinear: return 18
         case .transformLandmarks: return 19
+        case .softmax: return 20
+        case .gather: return 21
         }
     }
 
@@ -137,6 +141,12 @@ extension Op {
             try w.i32(p.outputHeight, "\(name) outputHeight"); try w.i32(p.outputWidth, "\(name) outputWidth")
         case .transformLandmarks:
             break
+        case .softmax(let p):
+            w.u32(p.beta.bitPattern)
+        case .gather(let p):
+            try w.i32(p.axis, "GATHER axis")
+            try w.u32(p.indices.count, "GATHER index count")
+            for (i, v) in p.indices.enumerated() { try w.i32(v, "GATHER indices[\(i)]") }
         }
         // Round trip through the decoder so the writer and the reader can never disagree.
         let decoded: Op
@@ -276,6 +286,15 @@ extension Op {
             return .transformTensorBilinear(TransformTensorBilinearParams(outputHeight: h, outputWidth: w))
         case 19:
             return .transformLandmarks
+        case 20:
+            return .softmax(SoftmaxParams(beta: try c.finiteFloat("SOFTMAX beta")))
+        case 21:
+            let axis = try c.i32("GATHER axis", in: axisRange)
+            let n = try c.count("GATHER index count", max: 65536, minBytesEach: 4)
+            guard n >= 1 else { throw c.error("GATHER has no indices") }
+            var indices: [Int] = []
+            for i in 0..<n { indices.append(try c.i32("GATHER indices[\(i)]", in: 0...ModelFile.Layout.maxDimension)) }
+            return .gather(GatherParams(axis: axis, indices: indices))
         default:
             throw c.error("unknown opcode \(opcode)")
         }

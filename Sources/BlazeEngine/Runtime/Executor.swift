@@ -46,6 +46,10 @@ enum Executor {
             ReferenceKernels.transformTensorBilinear(p, input: x[0], matrix: x[1], output: out)
         case .transformLandmarks:
             ReferenceKernels.transformLandmarks(input: x[0], matrix: x[1], output: out)
+        case .softmax(let p):
+            ReferenceKernels.softmax(p, input: x[0], output: out)
+        case .gather(let p):
+            ReferenceKernels.gather(p, input: x[0], output: out)
         }
     }
 }

@@ -43,6 +43,8 @@ extension Op {
         case .landmarksToTransformMatrix(let p): return try p.outputShape(s[0])
         case .transformTensorBilinear(let p): return try p.outputShape(s[0], matrix: s[1])
         case .transformLandmarks: return try TransformLandmarksShape.outputShape(s[0], matrix: s[1])
+        case .softmax(let p): return try p.outputShape(s[0])
+        case .gather(let p): return try p.outputShape(s[0])
         }
     }
 

@@ -11,6 +11,7 @@
 /// - `transposeConv2D`: x `[N,H,W,C]`, filter OHWI `[O,KH,KW,C]`, optional bias `[O]`.
 /// - `transformTensorBilinear`: x `[1,H,W,C]`, matrix `[1,4,4]`.
 /// - `transformLandmarks`: landmarks `[1,N,2|3]`, matrix `[1,4,4]`.
+/// - `gather`: x only (its indices are a parameter, constant in every model we read).
 /// - everything else: exactly one input.
 /// Every op has exactly one output.
 public enum Op: Sendable, Equatable {
@@ -38,6 +39,10 @@ public enum Op: Sendable, Equatable {
     case transformTensorBilinear(TransformTensorBilinearParams)
     /// MediaPipe's `TransformLandmarks` v2 (see `TransformLandmarksShape`).
     case transformLandmarks
+    /// SOFTMAX over the last axis (see `SoftmaxParams`).
+    case softmax(SoftmaxParams)
+    /// GATHER of constant indices along one axis (see `GatherParams`).
+    case gather(GatherParams)
 
     /// A short stable name for inspection and errors (`CONV_2D`, `ADD`, …), close to TFLite's.
     public var name: String {
@@ -62,6 +67,8 @@ public enum Op: Sendable, Equatable {
         case .landmarksToTransformMatrix: return "LANDMARKS_TO_TRANSFORM_MATRIX"
         case .transformTensorBilinear: return "TRANSFORM_TENSOR_BILINEAR"
         case .transformLandmarks: return "TRANSFORM_LANDMARKS"
+        case .softmax: return "SOFTMAX"
+        case .gather: return "GATHER"
         }
     }
 
@@ -162,13 +169,14 @@ public enum BinaryKind: UInt8, Sendable, Equatable, CaseIterable {
 }
 
 public enum ReduceKind: UInt8, Sendable, Equatable, CaseIterable {
-    case mean = 0, sum = 1, max = 2
+    case mean = 0, sum = 1, max = 2, min = 3
 
     public var name: String {
         switch self {
         case .mean: return "MEAN"
         case .sum: return "SUM"
         case .max: return "REDUCE_MAX"
+        case .min: return "REDUCE_MIN"
         }
     }
 }

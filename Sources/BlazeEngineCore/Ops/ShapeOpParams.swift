@@ -99,7 +99,7 @@ public struct DepthToSpaceParams: Sendable, Equatable {
     }
 }
 
-/// MEAN / SUM / REDUCE_MAX over `axes` (negative allowed, duplicates ignored).
+/// MEAN / SUM / REDUCE_MAX / REDUCE_MIN over `axes` (negative allowed, duplicates ignored).
 public struct ReduceParams: Sendable, Equatable {
     public var kind: ReduceKind
     public var axes: [Int]
@@ -205,5 +205,45 @@ public struct TransposeParams: Sendable, Equatable {
             throw BlazeError(.shapeMismatch, "TRANSPOSE perm \(perm) is not a permutation of rank \(input.count)")
         }
         return perm.map { input[$0] }
+    }
+}
+
+/// SOFTMAX (TFLite): along the last axis, `exp(β·(x − max)) / Σ exp(β·(x − max))`.
+public struct SoftmaxParams: Sendable, Equatable {
+    public var beta: Float
+    public init(beta: Float) { self.beta = beta }
+
+    public func outputShape(_ input: [Int]) throws -> [Int] {
+        guard !input.isEmpty, input.last! >= 1, beta.isFinite else {
+            throw BlazeError(.shapeMismatch, "SOFTMAX (beta \(beta)) needs a finite beta and a non-empty last axis, got \(ShapeMath.describe(input))")
+        }
+        return input
+    }
+}
+
+/// GATHER (TFLite, `batch_dims` 0) with a constant 1-D index list: output index `i` along `axis`
+/// is input index `indices[i]`; the other axes are kept.
+public struct GatherParams: Sendable, Equatable {
+    public var axis: Int
+    public var indices: [Int]
+    public init(axis: Int, indices: [Int]) { self.axis = axis; self.indices = indices }
+
+    /// The axis in `0..<rank`.
+    public func resolvedAxis(rank: Int) throws -> Int {
+        guard let a = ShapeMath.normalizedAxis(axis, rank: rank) else {
+            throw BlazeError(.shapeMismatch, "GATHER axis \(axis) out of range for rank \(rank)")
+        }
+        return a
+    }
+
+    public func outputShape(_ input: [Int]) throws -> [Int] {
+        let a = try resolvedAxis(rank: input.count)
+        guard !indices.isEmpty else { throw BlazeError(.shapeMismatch, "GATHER has no indices") }
+        if let bad = indices.first(where: { $0 < 0 || $0 >= input[a] }) {
+            throw BlazeError(.shapeMismatch, "GATHER index \(bad) is outside axis \(a) of \(ShapeMath.describe(input))")
+        }
+        var out = input
+        out[a] = indices.count
+        return out
     }
 }

@@ -297,6 +297,44 @@ import Testing
         #expect(node.op == .transpose(TransposeParams(perm: [0, 1, 3, 2])))
     }
 
+    @Test func softmaxGatherAndReduceMin() throws {
+        let (_, softmax) = try convert(
+            single(M.softmax, input: [1, 9], output: [1, 9], optionsType: 9, options: [(0, .f32(0.5))]) { _ in [] })
+        #expect(softmax.op == .softmax(SoftmaxParams(beta: 0.5)))
+        let (_, gather) = try convert(
+            single(M.gather, input: [1, 21, 3], output: [1, 6, 3], optionsType: 23, options: [(0, .i32(1))]) { m in
+                [m.int32Constant("indices", [0, 1, 5, 9, 13, 17])]
+            })
+        #expect(gather.op == .gather(GatherParams(axis: 1, indices: [0, 1, 5, 9, 13, 17])))
+        let (_, reduce) = try convert(
+            single(M.reduceMin, input: [1, 21], output: [1], optionsType: 27, options: [(0, .bool(false))]) { m in
+                [m.int32Constant("axes", [-1], shape: [])]
+            })
+        #expect(reduce.op == .reduce(ReduceParams(.min, axes: [-1], keepDims: false)))
+    }
+
+    /// UNPACK has several outputs: it becomes one STRIDED_SLICE per output that drops the axis.
+    @Test func unpackBecomesOneSlicePerOutput() throws {
+        var m = M()
+        let x = m.input("x", [1, 4, 3])
+        let parts = (0..<3).map { m.tensor("part\($0)", [1, 4]) }
+        m.op(M.unpack, [x], parts, optionsType: 64, options: [(0, .i32(3)), (1, .i32(-1))])
+        m.outputs = parts
+        let graph = try TFLiteConverter.convert(tfliteBytes: m.bytes(), modelName: "unpack.tflite")
+        #expect(graph.nodes.map(\.op.name) == ["STRIDED_SLICE", "STRIDED_SLICE", "STRIDED_SLICE"])
+        // [1,4,3] with v = 3j + k: part k is [k, 3 + k, 6 + k, 9 + k].
+        let outputs = try Model(graph: graph).makeSession(kernels: .reference).run([(0..<12).map(Float.init)])
+        #expect(outputs == (0..<3).map { k in (0..<4).map { Float(3 * $0 + k) } })
+        // A `num` that disagrees with the axis is an error naming both.
+        var bad = M()
+        let y = bad.input("x", [1, 4, 3])
+        let two = (0..<2).map { bad.tensor("part\($0)", [1, 4]) }
+        bad.op(M.unpack, [y], two, optionsType: 64, options: [(0, .i32(2)), (1, .i32(2))])
+        bad.outputs = two
+        let e = try #require(TFLiteTestSupport.conversionError(bad.bytes(), modelName: "bad_unpack.tflite"))
+        #expect(e.kind == .shapeMismatch && e.message.contains("2 outputs (num 2) for axis 2"), "\(e)")
+    }
+
     @Test func nonConstantParameterIsUnsupported() throws {
         var m = M()
         let x = m.input("x", [1, 4])
@@ -316,13 +354,13 @@ import Testing
         let h = m.tensor("h", [1, 10])
         let y = m.tensor("y", [1, 10])
         m.op(M.relu, [x], [h])
-        m.op(M.softmax, [h], [y], optionsType: 9, options: [(0, .f32(1))])
+        m.op(M.logSoftmax, [h], [y])
         m.outputs = [y]
         let e = try #require(TFLiteTestSupport.conversionError(m.bytes(), modelName: "my_net.tflite"))
         #expect(e.kind == .unsupported)
         #expect(e.message.contains("my_net.tflite"))
         #expect(e.message.contains("operator 1"))
-        #expect(e.message.contains("SOFTMAX"))
+        #expect(e.message.contains("LOG_SOFTMAX"))
     }
 
     /// Every missing op at once, in order of first appearance, with counts and first indices.
@@ -331,14 +369,14 @@ import Testing
         let x = m.input("x", [1, 10])
         let a = m.tensor("a", [1, 10]), b = m.tensor("b", [1, 10]), c = m.tensor("c", [1, 10]), y = m.tensor("y", [1, 10])
         m.op(M.relu, [x], [a])
-        m.op(M.softmax, [a], [b], optionsType: 9, options: [(0, .f32(1))])
+        m.op(M.logSoftmax, [a], [b])
         m.op(M.custom, [b], [c], customCode: "MaxUnpooling2D")
-        m.op(M.softmax, [c], [y], optionsType: 9, options: [(0, .f32(1))])
+        m.op(M.logSoftmax, [c], [y])
         m.outputs = [y]
         let e = try #require(TFLiteTestSupport.conversionError(m.bytes(), modelName: "two_missing.tflite"))
         #expect(e.kind == .unsupported)
         #expect(
-            e.message == "two_missing.tflite: 2 ops are not supported: SOFTMAX ×2 (first at operator 1), "
+            e.message == "two_missing.tflite: 2 ops are not supported: LOG_SOFTMAX ×2 (first at operator 1), "
                 + "CUSTOM(MaxUnpooling2D) ×1 (first at operator 2); `blaze-model ops` lists the supported ones")
     }
 

@@ -42,7 +42,11 @@ struct OpCodingTests {
                     leftRotationIndex: 61, rightRotationIndex: 1 << 20, targetRotationRadians: -0.0, outputHeight: 16, outputWidth: 65536,
                     scaleX: 1.5, scaleY: .leastNonzeroMagnitude, subset: [0, 146, 91, 181])),
             .transformTensorBilinear(TransformTensorBilinearParams(outputHeight: 1, outputWidth: 16)),
-            .transformLandmarks
+            .transformLandmarks,
+            .softmax(SoftmaxParams(beta: 1)),
+            .softmax(SoftmaxParams(beta: -0.0)),
+            .gather(GatherParams(axis: -8, indices: [0, Int(Int32.max)])),
+            .gather(GatherParams(axis: 7, indices: [3]))
         ]
         ops += BinaryKind.allCases.map { .binary(BinaryParams($0, activation: Activation.allCases[Int($0.rawValue) % 4])) }
         ops += UnaryKind.allCases.map { .unary($0) }
@@ -60,7 +64,7 @@ struct OpCodingTests {
 
     @Test func opcodesAreDistinctAndDense() {
         let codes = Set(Self.samples.map(\.opcode))
-        #expect(codes == Set(0...19))
+        #expect(codes == Set(0...21))
     }
 
     @Test func nanPadValueKeepsItsBits() throws {
@@ -84,7 +88,7 @@ struct OpCodingTests {
     }
 
     @Test func unknownOpcode() {
-        expectCorrupt(opcode: 20, [], "unknown opcode 20")
+        expectCorrupt(opcode: 22, [], "unknown opcode 22")
         expectCorrupt(opcode: 255, [], "unknown opcode 255")
     }
 
@@ -95,7 +99,7 @@ struct OpCodingTests {
         expectCorrupt(opcode: 2, [0, 2], "FULLY_CONNECTED keepNumDims at byte 1 is 2, expected 0 or 1")
         expectCorrupt(opcode: 5, [7, 0], "binary op kind at byte 0 has unknown value 7")
         expectCorrupt(opcode: 6, [11], "unary op kind at byte 0 has unknown value 11")
-        expectCorrupt(opcode: 13, [3, 0, 0, 0, 0, 0], "reduce op kind at byte 0 has unknown value 3")
+        expectCorrupt(opcode: 13, [4, 0, 0, 0, 0, 0], "reduce op kind at byte 0 has unknown value 4")
         let resize = try Op.resizeBilinear(ResizeBilinearParams(height: 2, width: 2)).encodedParameters()
         expectCorrupt(opcode: 11, patched(resize, at: 9, 255), "halfPixelCenters at byte 9 is 255")
     }
@@ -122,6 +126,9 @@ struct OpCodingTests {
         let slice = try Op.stridedSlice(StridedSliceParams(begin: [0], end: [1], strides: [1])).encodedParameters()
         expectCorrupt(opcode: 14, patched32(slice, at: 12, 0), "STRIDED_SLICE strides[0] at byte 12 is 0")
         expectCorrupt(opcode: 14, patched32(slice, at: 4, 1 << 30 + 1), "STRIDED_SLICE begin[0] at byte 4")
+        expectCorrupt(opcode: 20, le32(0x7FC0_0000), "SOFTMAX beta at byte 0 is nan")
+        expectCorrupt(opcode: 21, le32(1) + le32(0), "GATHER has no indices")
+        expectCorrupt(opcode: 21, le32(1) + le32(1) + le32(UInt32(bitPattern: -1)), "GATHER indices[0] at byte 8 is -1")
     }
 
     @Test func encoderRefusesWhatTheFormatCannotHold() {

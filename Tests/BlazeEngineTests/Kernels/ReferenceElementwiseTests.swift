@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import BlazeEngine
 
-/// Broadcasting binary ops, unary ops and PRELU.
+/// Broadcasting binary ops, unary ops, PRELU and SOFTMAX.
 @Suite struct ReferenceElementwiseTests {
     typealias T = KernelTensor
 
@@ -19,6 +19,32 @@ import Testing
         KernelTestKit.run([T([x.count], x)], out: [x.count]) { v, out in
             ReferenceKernels.unary(kind, input: v[0], output: out)
         }
+    }
+
+    static func softmax(_ beta: Float, _ x: T) -> [Float] {
+        KernelTestKit.run([x], out: x.shape) { v, out in ReferenceKernels.softmax(SoftmaxParams(beta: beta), input: v[0], output: out) }
+    }
+
+    @Test func softmaxRows() {
+        // exp(ln k) = k: a row [0, ln 2, ln 3] gives [1, 2, 3] / 6; β = 2 squares them: [1, 4, 9] / 14.
+        KernelTestKit.expectClose(Self.softmax(1, T([1, 3], [0, log(2), log(3)])), [1 / 6, 2 / 6, 3 / 6], tolerance: 1e-6)
+        KernelTestKit.expectClose(Self.softmax(2, T([1, 3], [0, log(2), log(3)])), [1 / 14, 4 / 14, 9 / 14], tolerance: 1e-6)
+        // Rows near 1000 (exp would overflow without subtracting the maximum): the expectation is
+        // computed in Double from the stored Floats, whose differences are exact.
+        let shifted: [Float] = [1000, 1000 + log(2), 1000 + log(3), -7, -7.5, -9]
+        var expected: [Float] = []
+        for row in stride(from: 0, to: 6, by: 3) {
+            let values = shifted[row..<(row + 3)].map(Double.init)
+            let top = values.max()!
+            let weights = values.map { Foundation.exp(2 * ($0 - top)) }
+            expected += weights.map { Float($0 / weights.reduce(0, +)) }
+        }
+        KernelTestKit.expectClose(Self.softmax(2, T([2, 3], shifted)), expected, tolerance: 1e-6)
+        // A single class is certain; equal inputs share evenly.
+        KernelTestKit.expectClose(Self.softmax(1, T([2, 1], [-5, 7])), [1, 1], tolerance: 0)
+        KernelTestKit.expectClose(Self.softmax(1, T([1, 4], [3, 3, 3, 3])), [0.25, 0.25, 0.25, 0.25], tolerance: 0)
+        #expect(throws: BlazeError.self) { try SoftmaxParams(beta: .nan).outputShape([1, 3]) }
+        #expect(throws: BlazeError.self) { try SoftmaxParams(beta: 1).outputShape([]) }
     }
 
     @Test func rank1AgainstRank4() {

@@ -1,7 +1,7 @@
 import Testing
 @testable import BlazeEngine
 
-/// MEAN / SUM / REDUCE_MAX and RESIZE_BILINEAR.
+/// MEAN / SUM / REDUCE_MAX / REDUCE_MIN and RESIZE_BILINEAR.
 @Suite struct ReferenceReduceResizeTests {
     typealias T = KernelTensor
 
@@ -90,6 +90,18 @@ import Testing
         let m = Self.reduce(ReduceParams(.max, axes: [-2], keepDims: true), Self.x234)
         #expect(m.shape == [2, 1, 4])
         KernelTestKit.expectClose(m.values, [8, 9, 10, 11, 20, 21, 22, 23], tolerance: 0)
+    }
+
+    @Test func reduceMin() {
+        // All positive so the identity must be the greatest float, not 0: min over i, j of v + 1 is k + 1.
+        let x = T([2, 3, 4], Self.x234.values.map { $0 + 1 })
+        let r = Self.reduce(ReduceParams(.min, axes: [0, 1], keepDims: false), x)
+        #expect(r.shape == [4])
+        KernelTestKit.expectClose(r.values, [1, 2, 3, 4], tolerance: 0)
+        // Over the last axis (the gesture embedder's use): 12i + 4j.
+        let m = Self.reduce(ReduceParams(.min, axes: [-1], keepDims: false), Self.x234)
+        #expect(m.shape == [2, 3])
+        KernelTestKit.expectClose(m.values, [0, 4, 8, 12, 16, 20], tolerance: 0)
     }
 
     // MARK: Resize bilinear

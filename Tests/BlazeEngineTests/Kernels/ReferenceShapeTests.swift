@@ -1,7 +1,7 @@
 import Testing
 @testable import BlazeEngine
 
-/// PAD, RESHAPE, CONCATENATION, DEPTH_TO_SPACE, STRIDED_SLICE, TRANSPOSE.
+/// PAD, RESHAPE, CONCATENATION, DEPTH_TO_SPACE, STRIDED_SLICE, TRANSPOSE, GATHER.
 @Suite struct ReferenceShapeTests {
     typealias T = KernelTensor
 
@@ -19,6 +19,30 @@ import Testing
         let p = TransposeParams(perm: perm)
         let shape = try! p.outputShape(x.shape)
         return (shape, KernelTestKit.run([x], out: shape) { v, out in ReferenceKernels.transpose(p, input: v[0], output: out) })
+    }
+
+    static func gather(_ p: GatherParams, _ x: T) -> (shape: [Int], values: [Float]) {
+        let shape = try! p.outputShape(x.shape)
+        return (shape, KernelTestKit.run([x], out: shape) { v, out in ReferenceKernels.gather(p, input: v[0], output: out) })
+    }
+
+    @Test func gatherAlongEachAxis() {
+        // [2,3,4] with v = 12i + 4j + k; repeated and reordered indices.
+        let x = T.iota([2, 3, 4])
+        let middle = Self.gather(GatherParams(axis: 1, indices: [2, 0, 2]), x)
+        #expect(middle.shape == [2, 3, 4])
+        KernelTestKit.expectClose(
+            middle.values, [8, 9, 10, 11, 0, 1, 2, 3, 8, 9, 10, 11, 20, 21, 22, 23, 12, 13, 14, 15, 20, 21, 22, 23], tolerance: 0)
+        let last = Self.gather(GatherParams(axis: -1, indices: [3, 1]), x)
+        #expect(last.shape == [2, 3, 2])
+        KernelTestKit.expectClose(last.values, [3, 1, 7, 5, 11, 9, 15, 13, 19, 17, 23, 21], tolerance: 0)
+        let first = Self.gather(GatherParams(axis: 0, indices: [1]), x)
+        #expect(first.shape == [1, 3, 4])
+        KernelTestKit.expectClose(first.values, Array(12..<24).map(Float.init), tolerance: 0)
+        // An index outside the axis is a shape error, not a read out of bounds.
+        #expect(throws: BlazeError.self) { try GatherParams(axis: 1, indices: [3]).outputShape([2, 3, 4]) }
+        #expect(throws: BlazeError.self) { try GatherParams(axis: 1, indices: [-1]).outputShape([2, 3, 4]) }
+        #expect(throws: BlazeError.self) { try GatherParams(axis: 3, indices: [0]).outputShape([2, 3, 4]) }
     }
 
     // MARK: PAD

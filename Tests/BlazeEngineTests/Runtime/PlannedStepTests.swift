@@ -145,7 +145,7 @@ import Testing
                 try Kit.expectMatchesReference(op, [T.random([2, 6, 8, 3], &rng)], "RESIZE \(oh)x\(ow) align \(align) half \(half)")
             }
         }
-        // MEAN / SUM / REDUCE_MAX over various axes.
+        // MEAN / SUM / REDUCE_MAX / REDUCE_MIN over various axes.
         for kind in ReduceKind.allCases {
             for (axes, keep) in [([1, 2], true), ([1, 2], false), ([-1], false), ([0, 3], true), ([2], false), ([0, 1, 2, 3], false)] {
                 let op = Op.reduce(ReduceParams(kind, axes: axes, keepDims: keep))
@@ -200,6 +200,18 @@ import Testing
             .transformTensorBilinear(TransformTensorBilinearParams(outputHeight: 7, outputWidth: 9)),
             [T.random([1, 11, 13, 5], &rng), m], "TRANSFORM_TENSOR_BILINEAR")
         try Kit.expectMatchesReference(.transformLandmarks, [T.random([1, 9, 3], &rng), m], "TRANSFORM_LANDMARKS")
+    }
+
+    /// SOFTMAX (the plan runs its reference kernel) and GATHER (its own copy step): bitwise equal.
+    @Test func classifierHeadOpsMatchReference() throws {
+        var rng = KernelTestRNG(seed: 18)
+        for (shape, beta) in [([1, 8], Float(1)), ([3, 9], 0.5), ([2, 4, 5], 2), ([1, 1], 1)] {
+            try Kit.expectMatchesReference(.softmax(SoftmaxParams(beta: beta)), [T.random(shape, &rng)], "SOFTMAX \(shape) beta \(beta)")
+        }
+        for (shape, axis, indices) in [([1, 21, 3], 1, [0, 1, 5, 9, 13, 17]), ([2, 3, 4], -1, [3, 3, 0]), ([5, 2], 0, [4, 0, 2, 1])] {
+            try Kit.expectMatchesReference(
+                .gather(GatherParams(axis: axis, indices: indices)), [T.random(shape, &rng)], "GATHER \(shape) axis \(axis) \(indices)")
+        }
     }
 
     @Test func gemmConvolutionWithinToleranceAndBitwiseAcrossThreads() throws {

@@ -73,3 +73,26 @@ extension ReferenceKernels {
         }
     }
 }
+
+extension ReferenceKernels {
+    /// SOFTMAX along the last axis, as tflite::reference_ops::Softmax (float): per row the maximum
+    /// (from the lowest finite value), each `exp(β·(x − max))` stored and summed in order, then
+    /// divided by the sum.
+    public static func softmax(_ p: SoftmaxParams, input: TensorView, output: MutableTensorView) {
+        precondition(output.count == input.count, "SOFTMAX output view does not match")
+        guard let depth = input.shape.last, depth > 0 else { return }
+        let x = input.data, y = output.data
+        for row in 0..<(input.count / depth) {
+            let xr = x + row &* depth, yr = y + row &* depth
+            var maximum = -Float.greatestFiniteMagnitude
+            for c in 0..<depth where maximum < xr[c] { maximum = xr[c] }
+            var sum: Float = 0
+            for c in 0..<depth {
+                let e = Foundation.exp((xr[c] - maximum) * p.beta)
+                yr[c] = e
+                sum += e
+            }
+            for c in 0..<depth { yr[c] = yr[c] / sum }
+        }
+    }
+}

@@ -1,7 +1,7 @@
-// MEAN / SUM / REDUCE_MAX.
+// MEAN / SUM / REDUCE_MAX / REDUCE_MIN.
 //
 // Like tflite::reference_ops (ReduceGeneric / Mean with a float temp_sum), every output starts at
-// the identity (0, or -greatestFiniteMagnitude for max) and the input is walked once in row-major
+// the identity (0, ∓greatestFiniteMagnitude for max / min) and the input is walked once in row-major
 // order, each element folded into its output in Float. MEAN then divides each sum by the number of
 // reduced elements. Accumulation is Float, not Double. One exception to input order: a row whose
 // elements are contiguous and all reduce into one output (the innermost dims reduced, e.g. the
@@ -29,14 +29,18 @@ extension ReferenceKernels {
         for d in 0..<rank where !reduced[d] { outStrides[d] = keptStrides[k]; k += 1 }
 
         let x = input.data, y = output.data
-        let isMax = p.kind == .max
-        y.update(repeating: isMax ? -Float.greatestFiniteMagnitude : 0, count: outCount)
+        y.update(repeating: p.kind.identity, count: outCount)
         let loop = StridedLoop(counts: input.shape, ShapeMath.strides(input.shape), outStrides)
         let n = loop.innerCount, si = loop.inner0, so = loop.inner1
-        if isMax {
+        if p.kind == .max {
             loop.forEachRow { oi, oo, _ in
                 var i = oi, o = oo
                 for _ in 0..<n { let v = x[i]; if y[o] < v { y[o] = v }; i &+= si; o &+= so }
+            }
+        } else if p.kind == .min {
+            loop.forEachRow { oi, oo, _ in
+                var i = oi, o = oo
+                for _ in 0..<n { let v = x[i]; if y[o] > v { y[o] = v }; i &+= si; o &+= so }
             }
         } else {
             if so == 0 && si == 1 {
@@ -51,6 +55,17 @@ extension ReferenceKernels {
         if p.kind == .mean && reducedCount > 0 {
             let divisor = Float(reducedCount)
             for i in 0..<outCount { y[i] = y[i] / divisor }
+        }
+    }
+}
+
+extension ReduceKind {
+    /// The value every output starts from (TFLite's init values for these reducers).
+    var identity: Float {
+        switch self {
+        case .mean, .sum: return 0
+        case .max: return -Float.greatestFiniteMagnitude
+        case .min: return Float.greatestFiniteMagnitude
         }
     }
 }

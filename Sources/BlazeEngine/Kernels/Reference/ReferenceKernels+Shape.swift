@@ -107,3 +107,24 @@ extension ReferenceKernels {
         }
     }
 }
+
+extension ReferenceKernels {
+    /// GATHER along `p.axis`: output slice `i` of that axis is input slice `p.indices[i]`.
+    public static func gather(_ p: GatherParams, input: TensorView, output: MutableTensorView) {
+        let outShape = planned(try p.outputShape(input.shape))
+        precondition(output.count == elementCount(outShape), "GATHER output view does not match")
+        let axis = planned(try p.resolvedAxis(rank: input.shape.count))
+        var outer = 1, inner = 1
+        for d in 0..<axis { outer &*= input.shape[d] }
+        for d in (axis + 1)..<input.shape.count { inner &*= input.shape[d] }
+        let x = input.data, y = output.data
+        let inRow = input.shape[axis] &* inner, outRow = p.indices.count &* inner
+        for o in 0..<outer {
+            for (i, index) in p.indices.enumerated() {
+                let from = x + (o &* inRow &+ index &* inner)
+                let to = y + (o &* outRow &+ i &* inner)
+                to.update(from: from, count: inner)
+            }
+        }
+    }
+}

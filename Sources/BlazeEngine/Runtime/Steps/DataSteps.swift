@@ -218,7 +218,7 @@ final class StridedCopyStep: ParallelJob {
     }
 }
 
-/// MEAN / SUM / REDUCE_MAX: the input visited in row-major order, accumulating into the output
+/// MEAN / SUM / REDUCE_MAX / REDUCE_MIN: the input visited in row-major order, accumulating into the output
 /// (the reference's order, so the same rounding; contiguous rows into one output in `RowSum`'s
 /// order). One thread: the parts would share outputs.
 struct ReduceStep {
@@ -250,13 +250,17 @@ struct ReduceStep {
     }
 
     func run() {
-        let isMax = kind == .max
-        y.update(repeating: isMax ? -Float.greatestFiniteMagnitude : 0, count: outCount)
+        y.update(repeating: kind.identity, count: outCount)
         let si = space.inner0, so = space.inner1
-        if isMax {
+        if kind == .max {
             space.forEachSegment(0..<space.count) { oi, oo, _, n in
                 var i = oi, o = oo
                 for _ in 0..<n { let v = x[i]; if y[o] < v { y[o] = v }; i &+= si; o &+= so }
+            }
+        } else if kind == .min {
+            space.forEachSegment(0..<space.count) { oi, oo, _, n in
+                var i = oi, o = oo
+                for _ in 0..<n { let v = x[i]; if y[o] > v { y[o] = v }; i &+= si; o &+= so }
             }
         } else {
             space.forEachSegment(0..<space.count) { oi, oo, _, n in
@@ -275,6 +279,37 @@ struct ReduceStep {
         if kind == .mean && reducedCount > 0 {
             let divisor = Float(reducedCount)
             for i in 0..<outCount { y[i] = y[i] / divisor }
+        }
+    }
+}
+
+/// GATHER: one contiguous copy of `inner` floats per (outer index, gathered index), the shape
+/// arithmetic done once (the reference kernel redoes it on every run).
+struct GatherStep {
+    let x: UnsafePointer<Float>, y: UnsafeMutablePointer<Float>
+    let indices: [Int]
+    let outer: Int, inner: Int, inRow: Int
+
+    init(_ p: GatherParams, input: TensorView, output: MutableTensorView) throws {
+        let axis = try p.resolvedAxis(rank: input.shape.count)
+        _ = try p.outputShape(input.shape)
+        var outer = 1, inner = 1
+        for d in 0..<axis { outer *= input.shape[d] }
+        for d in (axis + 1)..<input.shape.count { inner *= input.shape[d] }
+        x = input.data; y = output.data
+        indices = p.indices
+        self.outer = outer; self.inner = inner
+        inRow = input.shape[axis] * inner
+    }
+
+    func run() {
+        var o = y
+        for row in 0..<outer {
+            let base = x + row &* inRow
+            for index in indices {
+                o.update(from: base + index &* inner, count: inner)
+                o += inner
+            }
         }
     }
 }

@@ -17,7 +17,9 @@ enum PlannedStep {
     case stridedCopy(StridedCopyStep)
     case reduce(ReduceStep)
     case transposeConv(TransposeConvStep)
-    /// A tiny op whose reference kernel is also its optimised one (MediaPipe's face-attention ops).
+    case gather(GatherStep)
+    /// A tiny op whose reference kernel is also its optimised one (MediaPipe's face-attention ops,
+    /// SOFTMAX of a classifier head).
     case referenceKernel(Session.Step)
     /// CONV_2D / FULLY_CONNECTED / DEPTHWISE_CONV_2D on the packed SIMD kernels (maybe fused).
     case packedConv(PackedConvStep)
@@ -42,6 +44,7 @@ enum PlannedStep {
         case .depthToSpace(let s): s.execute(pool)
         case .stridedCopy(let s): s.execute(pool)
         case .reduce(let s): s.run()
+        case .gather(let s): s.run()
         case .transposeConv(let s): s.execute(pool)
         case .referenceKernel(let s): Executor.execute(s)
         case .packedConv(let s): s.execute(pool)
@@ -162,7 +165,9 @@ enum PlannedStep {
                 try TransposeConvStep(
                     p, input: x[0], filter: x[1], bias: x.count > 2 ? x[2] : nil,
                     output: out, threads: threads))
-        case .landmarksToTransformMatrix, .transformTensorBilinear, .transformLandmarks:
+        case .gather(let p):
+            return .gather(try GatherStep(p, input: x[0], output: out))
+        case .landmarksToTransformMatrix, .transformTensorBilinear, .transformLandmarks, .softmax:
             return .referenceKernel(Session.Step(op: op, inputs: x, output: out))
         }
     }

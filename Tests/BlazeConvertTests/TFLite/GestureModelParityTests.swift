@@ -1,0 +1,68 @@
+import BlazeEngine
+import BlazeTestSupport
+import Foundation
+import Testing
+@testable import BlazeConvert
+
+/// The gesture bundle's three nets (embedder, canned and custom classifier: GATHER, UNPACK,
+/// REDUCE_MIN, SOFTMAX besides the ops of the other nets), converted from the unmodified `.tflite`
+/// and run against LiteRT (XNNPACK, 1 thread). Fixtures, inputs and provenance: Fixtures/gestures,
+/// made by Tools/parity/make_gesture_parity_fixtures.py. Random inputs are regenerated here with
+/// the script's SplitMix64 recipe; the other cases' inputs are stored (`input_files`).
+///
+/// Bound per output: `max|Δ| / max(1, max|ref|) ≤ max(1e-4, 3 · spread)`, as for the wheel nets
+/// (`spread`: LiteRT's XNNPACK against its builtin and reference kernels).
+@Suite("Gesture nets against LiteRT")
+struct GestureModelParityTests {
+    struct Output: Decodable { let name: String; let file: String; let shape: [Int]; let max_abs: Float; let spread: Float }
+    struct RandomInput: Decodable { let seed: UInt64; let range: [Double] }
+    struct Case: Decodable { let name: String; let outputs: [Output]; let random_inputs: [RandomInput]?; let input_files: [String]? }
+    struct Net: Decodable { let input_shapes: [[Int]]; let cases: [Case] }
+    struct Manifest: Decodable { let models: [String: Net] }
+
+    static let manifest = Result {
+        try JSONDecoder().decode(Manifest.self, from: Data(contentsOf: TFLiteTestSupport.fixtureURL("gestures/manifest.json")))
+    }
+    static let stems = ["canned_gesture_classifier", "custom_gesture_classifier", "gesture_embedder"]
+
+    @Test func manifestListsTheBundlesNets() throws {
+        #expect(try Self.manifest.get().models.keys.sorted() == Self.stems)
+    }
+
+    @Test(arguments: stems)
+    func matchesLiteRT(stem: String) throws {
+        let net = try #require(try Self.manifest.get().models[stem])
+        let graph = try TFLiteConverter.convert(
+            tfliteBytes: TFLiteTestSupport.fixtureBytes("gestures/models/\(stem).tflite"), modelName: "\(stem).tflite")
+        let model = try Model(graph: graph)
+        #expect(model.inputs.map(\.shape) == net.input_shapes)
+        for c in net.cases {
+            let inputs = try Self.inputs(net, c)
+            for (kernels, threads) in [(KernelSet.reference, 1), (.optimized, 1), (.optimized, 2)] {
+                let outputs = try model.makeSession(kernels: kernels, threads: threads).run(inputs)
+                try #require(outputs.count == c.outputs.count)
+                for (ours, o) in zip(outputs, c.outputs) {
+                    let stored = try NPYArray(contentsOf: TFLiteTestSupport.fixtureURL("gestures/\(o.file)")).values
+                    let error = maxAbsDifference(ours, stored) / max(1, o.max_abs)
+                    let bound = max(1e-4, 3 * o.spread)
+                    let what = "\(stem)/\(c.name) \(o.name), \(kernels) at \(threads) thread(s)"
+                    print("[Gesture nets] \(what): max |Δ| / max(1, max|ref|) = \(error)")
+                    #expect(ours.count == o.shape.reduce(1, *) && error <= bound, "\(what): \(error) > \(bound)")
+                }
+            }
+        }
+    }
+
+    /// The case's inputs in model order, as the script made them.
+    static func inputs(_ net: Net, _ c: Case) throws -> [[Float]] {
+        if let files = c.input_files {
+            return try files.map { try NPYArray(contentsOf: TFLiteTestSupport.fixtureURL("gestures/\($0)")).values }
+        }
+        let randoms = try #require(c.random_inputs)
+        return zip(net.input_shapes, randoms).map { shape, spec in
+            var rng = SeededRandom(seed: spec.seed)
+            let lo = spec.range[0], hi = spec.range[1]
+            return (0..<shape.reduce(1, *)).map { _ in Float(lo + (hi - lo) * rng.unit()) }
+        }
+    }
+}
