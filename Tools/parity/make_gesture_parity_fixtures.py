@@ -27,10 +27,15 @@ Cases (inputs in model order):
   GestureRecognizer prepares it (LandmarksToMatrixCalculator: aspect-ratio scaling by the image
   size, rotation 0 about (0.5, 0.5), then the wrist moved to the origin and x, y, z divided by the
   larger of the x and y extents + 1e-5; handedness as P(right)). The world-landmark input gets the
-  same object normalisation. Inputs are stored as ``.npy``.
+  same rotation step and object normalisation (the embedder does not read it). Inputs are stored as ``.npy``.
 * ``embedding_<i>``: each classifier fed the embedder's XNNPACK output of ``hand_<i>`` (stored).
 
 Outputs go to ``<stem>/<case>/<name>.npy`` with ``manifest.json`` beside the models.
+
+``nested_classifiers.task`` is a bundle of the bundle's shape holding the two classifiers only
+(an outer zip with ``hand_gesture_recognizer.task``, itself a zip), for the converter's nested
+bundle test; ``manifest.json`` also records each classifier's labels and score threshold as
+Python's zipfile and a plain flatbuffer walk read them from the model's metadata.
 """
 import io
 import json
@@ -85,6 +90,16 @@ def object_normalized(points):
     return (p / scale).astype(np.float32)
 
 
+def unrotated(a):
+    """The rotation step with rotation 0: (p - 0.5)·cos - (q - 0.5)·sin + 0.5, products in float32, + 0.5 in double."""
+    a = a.copy()
+    x = (a[:, 0] - np.float32(0.5)).astype(np.float32)
+    y = (a[:, 1] - np.float32(0.5)).astype(np.float32)
+    a[:, 0] = ((x * np.float32(1) - y * np.float32(-0.0)).astype(np.float64) + 0.5).astype(np.float32)
+    a[:, 1] = ((y * np.float32(1) + x * np.float32(-0.0)).astype(np.float64) + 0.5).astype(np.float32)
+    return a
+
+
 def hand_inputs(width, height, hand):
     xyz = np.array([[l["x"], l["y"], l["z"]] for l in hand["landmarks"]], dtype=np.float32)
     m = float(max(width, height))
@@ -93,15 +108,75 @@ def hand_inputs(width, height, hand):
     a = xyz.copy()
     a[:, 0] = ((xyz[:, 0].astype(np.float64) - 0.5) * float(sx) + 0.5).astype(np.float32)
     a[:, 1] = ((xyz[:, 1].astype(np.float64) - 0.5) * float(sy) + 0.5).astype(np.float32)
-    # Rotation 0: x·cos − y·sin with cos 1, sin −0 (float), then + 0.5 in double.
-    x = (a[:, 0] - np.float32(0.5)).astype(np.float32)
-    y = (a[:, 1] - np.float32(0.5)).astype(np.float32)
-    a[:, 0] = ((x * np.float32(1) - y * np.float32(-0.0)).astype(np.float64) + 0.5).astype(np.float32)
-    a[:, 1] = ((y * np.float32(1) + x * np.float32(-0.0)).astype(np.float64) + 0.5).astype(np.float32)
+    a = unrotated(a)
     h = hand["handedness"]
     right = h["score"] if h["label"] == "Right" else 1 - h["score"]
     world = np.array([[l["x"], l["y"], l["z"]] for l in hand["world_landmarks_m"]], dtype=np.float32)
-    return [object_normalized(a).reshape(1, 21, 3), np.array([[right]], dtype=np.float32), object_normalized(world).reshape(1, 21, 3)]
+    return [object_normalized(a).reshape(1, 21, 3), np.array([[right]], dtype=np.float32),
+            object_normalized(unrotated(world)).reshape(1, 21, 3)]
+
+
+def classifier_metadata(model_bytes):
+    """Labels (the appended zip's TENSOR_AXIS_LABELS file) and score threshold of output 0, read
+    with a minimal flatbuffer walk of the TFLITE_METADATA buffer (metadata_schema.fbs field ids)."""
+    import struct
+
+    def u32(b, o):
+        return struct.unpack_from("<I", b, o)[0]
+
+    def table(b, pos):
+        vt = pos - struct.unpack_from("<i", b, pos)[0]
+        vsize = struct.unpack_from("<H", b, vt)[0]
+        def field(i):
+            if 4 + 2 * i >= vsize:
+                return None
+            off = struct.unpack_from("<H", b, vt + 4 + 2 * i)[0]
+            return pos + off if off else None
+        return field
+
+    def deref(b, p):
+        return p + u32(b, p)
+
+    def vector(b, p):
+        start = deref(b, p)
+        return [start + 4 + 4 * k for k in range(u32(b, start))]
+
+    def string(b, p):
+        s = deref(b, p)
+        return b[s + 4:s + 4 + u32(b, s)].decode()
+
+    it = Interpreter(model_content=model_bytes)
+    meta = None
+    # The model's metadata entries: find the TFLITE_METADATA buffer through the model flatbuffer.
+    m = table(model_bytes, u32(model_bytes, 0))
+    buffers = vector(model_bytes, m(4))
+    if m(6) is not None:
+        for e in vector(model_bytes, m(6)):
+            t = table(model_bytes, deref(model_bytes, e))
+            if string(model_bytes, t(0)) == "TFLITE_METADATA":
+                bt = table(model_bytes, deref(model_bytes, buffers[u32(model_bytes, t(1))]))
+                data = deref(model_bytes, bt(0))
+                meta = model_bytes[data + 4:data + 4 + u32(model_bytes, data)]
+    del it
+    if meta is None:
+        return {"labels": None, "score_threshold": None}
+    root = table(meta, u32(meta, 0))
+    sub = table(meta, deref(meta, vector(meta, root(3))[0]))
+    out = table(meta, deref(meta, vector(meta, sub(3))[0]))
+    labels, threshold = None, None
+    if out(4) is not None:
+        for pu in vector(meta, out(4)):
+            u = table(meta, deref(meta, pu))
+            if meta[u(0)] == 3:
+                opts = table(meta, deref(meta, u(1)))
+                threshold = struct.unpack_from("<f", meta, opts(0))[0] if opts(0) is not None else 0.0
+    if out(6) is not None:
+        for af in vector(meta, out(6)):
+            a = table(meta, deref(meta, af))
+            if a(2) is not None and meta[a(2)] == 2:
+                with zipfile.ZipFile(io.BytesIO(model_bytes)) as z:
+                    labels = z.read(string(meta, a(0))).decode().splitlines()
+    return {"labels": labels, "score_threshold": threshold}
 
 
 def sanitize(name):
@@ -158,6 +233,13 @@ def main():
                 entry, _ = record(stem, f"embedding_{i}", models[stem], [e], True)
                 cases.append(entry)
         manifest["models"][stem] = {"input_shapes": shapes, "cases": cases}
+    inner = io.BytesIO()
+    with zipfile.ZipFile(inner, "w", zipfile.ZIP_DEFLATED) as z:
+        for stem in ("canned_gesture_classifier", "custom_gesture_classifier"):
+            z.writestr(stem + ".tflite", models[stem])
+    with zipfile.ZipFile(os.path.join(OUT, "nested_classifiers.task"), "w", zipfile.ZIP_STORED) as z:
+        z.writestr("hand_gesture_recognizer.task", inner.getvalue())
+    manifest["classifier_metadata"] = {stem: classifier_metadata(models[stem]) for stem in MODELS[1:]}
     with open(os.path.join(OUT, "manifest.json"), "w") as f:
         json.dump(manifest, f, indent=1, sort_keys=True)
         f.write("\n")

@@ -112,9 +112,15 @@ struct TFLiteConversionState {
             }
         }
 
+        var metadata = metadata()
+        do {
+            metadata.merge(try TFLiteClassifierMetadata.entries(model, tfliteBytes: model.file.bytes)) { $1 }
+        } catch let e as BlazeError {
+            throw BlazeError(e.kind, "\(modelName): TFLite metadata: \(e.description)")
+        }
         let graph = Graph(
             tensors: tensors, constants: constants, nodes: nodes, inputs: inputs, outputs: outputs,
-            metadata: metadata())
+            metadata: metadata)
         do {
             try graph.validate()
         } catch let e as BlazeError {

@@ -29,6 +29,32 @@ struct GestureModelParityTests {
         #expect(try Self.manifest.get().models.keys.sorted() == Self.stems)
     }
 
+    struct ClassifierMetadata: Decodable { let labels: [String]?; let score_threshold: Float? }
+    struct MetadataManifest: Decodable { let classifier_metadata: [String: ClassifierMetadata] }
+
+    /// A bundle inside a bundle (the gesture bundle's shape) converts every net of the inner one;
+    /// each classifier keeps its labels and score threshold as the script read them (Python's
+    /// zipfile and a flatbuffer walk), and one without metadata gets none.
+    @Test func nestedBundleConvertsWithLabelsAndThresholds() throws {
+        let scratch = try ScratchFolder()
+        defer { scratch.remove() }
+        let written = try ModelConversion.convertTaskBundle(
+            bytes: TFLiteTestSupport.fixtureBytes("gestures/nested_classifiers.task"), bundleName: "nested_classifiers.task",
+            outputDirectory: scratch.url)
+        #expect(written.map(\.lastPathComponent).sorted() == ["canned_gesture_classifier.bkm", "custom_gesture_classifier.bkm"])
+        let expected = try JSONDecoder().decode(
+            MetadataManifest.self, from: Data(contentsOf: TFLiteTestSupport.fixtureURL("gestures/manifest.json"))
+        ).classifier_metadata
+        for url in written {
+            let stem = url.deletingPathExtension().lastPathComponent
+            let want = try #require(expected[stem])
+            let metadata = try Model(contentsOf: url).graph.metadata
+            #expect(metadata["output.0.labels"]?.components(separatedBy: "\n") == want.labels, "\(stem)")
+            #expect(metadata["output.0.score_threshold"].flatMap(Float.init) == want.score_threshold, "\(stem)")
+        }
+        #expect(expected["custom_gesture_classifier"]?.labels?.count == 9 && expected["canned_gesture_classifier"]?.labels == nil)
+    }
+
     @Test(arguments: stems)
     func matchesLiteRT(stem: String) throws {
         let net = try #require(try Self.manifest.get().models[stem])
