@@ -24,6 +24,18 @@ public enum RunningMode: String, Sendable, Hashable, CaseIterable {
     case liveStream
 }
 
+/// How a hand region is rotated from a palm detection: so that the wrist → middle-finger line
+/// points at a target angle.
+public enum PalmRegionRotation: String, Sendable, Hashable, CaseIterable {
+    /// As MediaPipe Tasks' HandLandmarker and GestureRecognizer (0.10.x): their target angle is
+    /// the number 90 in a field that takes radians, which turns every hand region 26.6° past
+    /// upright. Landmarks then equal theirs (to ~1e-5 of the width) and gestures use them.
+    case mediaPipeTasks
+    /// The intended target, 90° (π/2), as MediaPipe's legacy Hands solution: the hand upright in
+    /// the landmark net's crop. Landmarks then equal legacy Hands'.
+    case upright
+}
+
 /// Which pair of nets a `HandLandmarker` runs.
 public enum HandModelVariant: String, Sendable, Hashable, CaseIterable {
     /// `palm_detection_full` + `hand_landmark_full` (MediaPipe Tasks' bundle; legacy
@@ -63,6 +75,11 @@ public struct HandLandmarkerOptions: Sendable {
     /// **weakly**, as MediaPipe does: keep your delegate alive yourself. Called on one private
     /// serial queue, never on the main queue.
     public weak var handLandmarkerLiveStreamDelegate: (any HandLandmarkerLiveStreamDelegate)?
+
+    /// How a palm detection's hand region is rotated (docs/pipelines.md §6.2). The default,
+    /// `.mediaPipeTasks`, gives MediaPipe Tasks' landmarks; `.upright` gives legacy Hands' (the
+    /// hand upright in the landmark net's crop, as the rotation was meant).
+    public var palmRegionRotation: PalmRegionRotation = .mediaPipeTasks
 
     // MARK: Beyond MediaPipe Tasks
 

@@ -38,6 +38,21 @@ struct HandModels: Sendable {
         palmScoresOutput = scores
     }
 
+    /// The full pair's file names in a converted MediaPipe `hand_landmarker.task` (the same nets).
+    static let tasksFileNames: [BundledModel: String] = [
+        .palmDetectionFull: "hand_detector.bkm", .handLandmarkFull: "hand_landmarks_detector.bkm"
+    ]
+
+    /// Whether `folder` holds a hand model pair of `variant` under either naming.
+    static func folderHasModels(_ folder: URL, variant: HandModelVariant) -> Bool {
+        let pair: [BundledModel] = variant == .full ? [.palmDetectionFull, .handLandmarkFull] : [.palmDetectionLite, .handLandmarkLite]
+        return pair.allSatisfy { m in
+            [m.fileName, tasksFileNames[m]].compactMap { $0 }.contains {
+                FileManager.default.isReadableFile(atPath: folder.appendingPathComponent($0).path)
+            }
+        }
+    }
+
     /// Loads the variant's pair from `baseOptions.modelAssetPath` (a folder) or the bundle.
     static func load(_ options: HandLandmarkerOptions) throws -> HandModels {
         let (palmModel, landmarkModel): (BundledModel, BundledModel) =
@@ -65,7 +80,11 @@ struct HandModels: Sendable {
         }
         let folder = URL(fileURLWithPath: path, isDirectory: true)
         func fromFolder(_ m: BundledModel) throws -> (Model, String) {
-            let url = folder.appendingPathComponent(m.fileName)
+            var url = folder.appendingPathComponent(m.fileName)
+            // A converted hand_landmarker.task (or gesture bundle) names the full pair as MediaPipe does.
+            if !FileManager.default.isReadableFile(atPath: url.path), let tasksName = tasksFileNames[m] {
+                url = folder.appendingPathComponent(tasksName)
+            }
             guard FileManager.default.isReadableFile(atPath: url.path) else {
                 throw HandLandmarkerError.modelNotFound(
                     "\(url.path) not found: the folder must hold \(palmModel.fileName) and \(landmarkModel.fileName) (from `blaze-model convert`)")

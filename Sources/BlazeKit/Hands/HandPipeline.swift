@@ -9,6 +9,7 @@ struct HandPipeline: Sendable {
     let minDetectionConfidence: Float
     let minPresenceConfidence: Float
     let mirrored: Bool
+    let palmRegionRotation: PalmRegionRotation
     let anchors: [SSDAnchor]
 
     /// §6.1: 192², keep aspect, BORDER_ZERO, [0, 1].
@@ -24,6 +25,7 @@ struct HandPipeline: Sendable {
         minDetectionConfidence = options.minHandDetectionConfidence
         minPresenceConfidence = options.minHandPresenceConfidence
         mirrored = options.mirrored
+        palmRegionRotation = options.palmRegionRotation
         anchors = SSDAnchorOptions.palm.anchors()
     }
 
@@ -51,7 +53,7 @@ struct HandPipeline: Sendable {
             .prefix(numHands)
             .map { $0.projected(by: transform.projection) }
         let size = image.uprightSize
-        return palms.map { handROI(fromPalm: $0, imageSize: size) }
+        return palms.map { handROI(fromPalm: $0, imageSize: size, rotation: palmRegionRotation) }
             .filter { !$0.isEmptySentinel && $0.width > 0 && $0.height > 0 && $0.xCenter.isFinite && $0.yCenter.isFinite }
     }
 

@@ -25,9 +25,10 @@ func faceMeshROI(
     return transformation.apply(to: rect, imageSize: imageSize)
 }
 
-/// The hand ROI for a palm detection (§6.2): S6(wrist centre → middle MCP, target π/2) then
-/// S7(scale 2.6, shift_y −0.5, square_long). An upright hand gets rotation 0.
-func handROI(fromPalm palm: Detection, imageSize: ImageSize) -> NormalizedRect {
-    let rect = NormalizedRect(detection: palm, imageSize: imageSize, rotation: .palm)
+/// The hand ROI for a palm detection (§6.2): S6(wrist centre → middle MCP, target π/2, or
+/// MediaPipe Tasks' 90 radians) then S7(scale 2.6, shift_y −0.5, square_long). With `.upright` an
+/// upright hand gets rotation 0.
+func handROI(fromPalm palm: Detection, imageSize: ImageSize, rotation: PalmRegionRotation) -> NormalizedRect {
+    let rect = NormalizedRect(detection: palm, imageSize: imageSize, rotation: rotation == .upright ? .palm : .palmTasks)
     return RectTransformation.handFromPalm.apply(to: rect, imageSize: imageSize)
 }

@@ -21,6 +21,10 @@ struct RotationVector: Sendable, Hashable {
     /// (1.57079637) like the C++ `M_PI·90/180`, not Swift's `Float.pi/2` (rounded toward zero,
     /// one ulp less).
     static let palm = RotationVector(startKeypoint: 0, endKeypoint: 2, targetAngle: Float(Double.pi / 2))
+    /// Palm as MediaPipe Tasks computes it: `set_rotation_vector_target_angle(90)` on a field that
+    /// takes radians (hand_detector_graph.cc), so the region turns 90 − 28.5π ≈ 0.4646 rad (26.6°)
+    /// further than `palm` (docs/pipelines.md §6.2).
+    static let palmTasks = RotationVector(startKeypoint: 0, endKeypoint: 2, targetAngle: 90)
     /// Face mesh landmarks (through `landmarksToDetection`): 33 → 263, target 0.
     static let faceLandmarks = RotationVector(startKeypoint: 33, endKeypoint: 263, targetAngle: 0)
 

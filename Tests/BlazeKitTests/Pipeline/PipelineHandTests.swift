@@ -11,7 +11,7 @@ import Testing
     /// Legacy static-mode hands graph up to the ROIs: first 2 palms, §6.2 ROI, association 0.5.
     static func handROIs(_ stem: String) throws -> (entry: PipelineFixtures.TensorEntry, rois: [NormalizedRect]) {
         let (entry, palms) = try PipelineDetectorTests.detect(stem, model: .palmDetectionFull, anchors: .palm, decoder: .palm)
-        let rects = palms.prefix(2).map { handROI(fromPalm: $0, imageSize: ImageSize(width: entry.width, height: entry.height)) }
+        let rects = palms.prefix(2).map { handROI(fromPalm: $0, imageSize: ImageSize(width: entry.width, height: entry.height), rotation: .upright) }
         return (entry, associateRects([Array(rects)], threshold: 0.5))
     }
 
