@@ -1,0 +1,174 @@
+import BlazeEngine
+import BlazeTestSupport
+import Foundation
+import Testing
+@testable import BlazeKit
+
+/// `GestureRecognizer` against MediaPipe 0.10.21's GestureRecognizer (Fixtures/gestures, made by
+/// Tools/fixtures/gestures/make_gesture_references.py) on every test photo, with the Model Maker
+/// bundle (`custom`: 9 labelled classes, threshold 0.5, then the unlabelled canned classifier) and
+/// the same bundle without its custom classifier (`canned`). The gesture nets are converted by
+/// Tools/fixtures/gestures/convert_gesture_models.sh; the hand nets are the bundled ones (the
+/// bundle's are the same files).
+@Suite("Gesture recognizer", .serialized)
+struct GestureRecognizerTests {
+    struct ReferenceCategory: Decodable { let index: Int; let score: Float; let category_name: String; let display_name: String }
+    struct ReferenceHand: Decodable {
+        let gestures: [ReferenceCategory]?
+        let handedness: [ReferenceCategory]
+        let landmarks: [[Float]]
+        let world_landmarks: [[Float]]
+    }
+    struct Reference: Decodable { let width: Int; let height: Int; let gesture_count: Int; let hands: [ReferenceHand] }
+
+    /// Gesture score against MediaPipe's: on MediaPipe's own hand landmarks, and end to end
+    /// through ours. 3× the worst measured over the avx512, avx2 and baseline levels
+    /// (docs/testing.md); the reference rounds to 6 decimals.
+    static let scoreTolerance: Float = 1.3e-5
+    static let endToEndScoreTolerance: Float = 4.2e-4
+
+    static let models = RepoPaths.root.appendingPathComponent("Tests/BlazeKitTests/Fixtures/gestures/models")
+
+    /// A model folder for `bundle`: the committed nets, without the custom classifier for `canned`.
+    static func modelFolder(_ bundle: String, in scratch: ScratchFolder) throws -> String {
+        guard bundle == "canned" else { return models.path }
+        for name in [GestureModels.embedderFile, GestureModels.cannedFile] {
+            try FileManager.default.copyItem(at: models.appendingPathComponent(name), to: scratch.url.appendingPathComponent(name))
+        }
+        return scratch.url.path
+    }
+
+    static func recognizer(_ folder: String, configure: (inout GestureRecognizerOptions) -> Void = { _ in }) throws -> GestureRecognizer {
+        var options = GestureRecognizerOptions()
+        options.baseOptions.modelAssetPath = folder
+        options.numHands = 2
+        configure(&options)
+        return try GestureRecognizer(options: options)
+    }
+
+    @Test(arguments: ["custom", "canned"])
+    func everyPhotoMatchesMediaPipe(bundle: String) throws {
+        let scratch = try ScratchFolder()
+        defer { scratch.remove() }
+        let recognizer = try Self.recognizer(try Self.modelFolder(bundle, in: scratch))
+        var worst: Float = 0, hands = 0
+        for name in try HandTestData.photoNames() {
+            let stem = HandTestData.stem(name)
+            let reference = try Self.reference(bundle, stem)
+            let result = try recognizer.recognize(image: try HandTestData.photo(name))
+            #expect(result.landmarks.count == reference.hands.count, "\(bundle) \(stem): \(result.landmarks.count) hands, MediaPipe \(reference.hands.count)")
+            guard result.landmarks.count == reference.hands.count else { continue }
+            #expect(result.gestures.count == result.landmarks.count && result.handedness.count == result.landmarks.count)
+            let referenceLandmarks = reference.hands.map { $0.landmarks.map { NormalizedLandmark(x: $0[0], y: $0[1], z: $0[2]) } }
+            let match = handMatch(result.landmarks, referenceLandmarks, width: reference.width, height: reference.height)
+            for (i, r) in match.enumerated() {
+                let want = try #require(reference.hands[r].gestures?.first, "\(bundle) \(stem): MediaPipe gave hand \(r) no gesture")
+                let got = try #require(result.gestures[i].first, "\(bundle) \(stem) hand \(i): no gesture")
+                #expect(result.gestures[i].count == 1 && got.index == -1 && got.displayName == "")
+                #expect(got.categoryName == want.category_name, "\(bundle) \(stem) hand \(i): \(got.categoryName ?? "nil") vs MediaPipe \(want.category_name)")
+                worst = worse(worst, abs(got.score - want.score))
+                #expect(abs(got.score - want.score) <= Self.endToEndScoreTolerance, "\(bundle) \(stem) hand \(i): \(got.score) vs \(want.score)")
+                hands += 1
+            }
+        }
+        print("[Gestures] \(bundle): \(hands) hands; worst gesture score difference \(worst)")
+        #expect(hands >= 15, "the photos hold at least 15 hands MediaPipe recognizes")
+    }
+
+    static func reference(_ bundle: String, _ stem: String) throws -> Reference {
+        let url = RepoPaths.root.appendingPathComponent("Tests/BlazeKitTests/Fixtures/gestures/\(bundle)/\(stem).json")
+        return try JSONDecoder().decode(Reference.self, from: Data(contentsOf: url))
+    }
+
+    /// The gesture part alone: MediaPipe's own hand landmarks, world landmarks and handedness of
+    /// every hand in the references through our embedder inputs, nets and classifier rules give
+    /// MediaPipe's gesture.
+    @Test(arguments: ["custom", "canned"])
+    func gesturesOfMediaPipesHandsMatch(bundle: String) throws {
+        let scratch = try ScratchFolder()
+        defer { scratch.remove() }
+        let recognizer = try Self.recognizer(try Self.modelFolder(bundle, in: scratch))
+        let sessions = recognizer.makeSessions()
+        var worst: Float = 0, hands = 0
+        for name in try HandTestData.photoNames() {
+            let stem = HandTestData.stem(name)
+            let reference = try Self.reference(bundle, stem)
+            for (i, hand) in reference.hands.enumerated() {
+                let h = hand.handedness[0]
+                let inputs = GestureEmbedderInputs(
+                    landmarks: hand.landmarks.map { NormalizedLandmark(x: $0[0], y: $0[1], z: $0[2]) },
+                    worldLandmarks: hand.world_landmarks.map { Landmark(x: $0[0], y: $0[1], z: $0[2]) },
+                    handedness: ResultCategory(index: h.index, score: h.score, categoryName: h.category_name, displayName: h.display_name),
+                    imageWidth: reference.width, imageHeight: reference.height)
+                let got = try #require(try recognizer.gesture(inputs, with: sessions))
+                let want = try #require(hand.gestures?.first)
+                #expect(got.categoryName == want.category_name && got.index == -1 && got.displayName == "", "\(bundle) \(stem) hand \(i)")
+                worst = worse(worst, abs(got.score - want.score))
+                #expect(abs(got.score - want.score) <= Self.scoreTolerance, "\(bundle) \(stem) hand \(i): \(got.score) vs \(want.score)")
+                hands += 1
+            }
+        }
+        print("[Gestures] \(bundle), MediaPipe's hands: \(hands) hands; worst gesture score difference \(worst)")
+        #expect(hands >= 15)
+    }
+
+    /// The embedder's inputs for MediaPipe Hands' reference landmarks equal the parity fixture's,
+    /// which Tools/parity/make_gesture_parity_fixtures.py prepared in NumPy from the same JSON.
+    @Test func embedderInputsMatchTheScripts() throws {
+        let reference = try HandTestData.reference("two_hands_open_palms", complexity: 1)
+        let fixtures = RepoPaths.root.appendingPathComponent("Tests/BlazeConvertTests/Fixtures/gestures/gesture_embedder")
+        for (i, hand) in reference.hands.enumerated() {
+            let inputs = GestureEmbedderInputs(
+                landmarks: hand.landmarks, worldLandmarks: hand.world,
+                handedness: ResultCategory(index: hand.index, score: hand.score, categoryName: hand.label, displayName: hand.label),
+                imageWidth: reference.width, imageHeight: reference.height)
+            let stored = try (0..<3).map { try NPYArray(contentsOf: fixtures.appendingPathComponent("hand_\(i)/input_\($0).npy")).values }
+            #expect(inputs.hand == stored[0], "hand \(i): max |Δ| \(maxAbsDifference(inputs.hand, stored[0]))")
+            #expect(maxAbsDifference(inputs.handedness, stored[1]) <= 1e-6, "hand \(i): \(inputs.handedness) vs \(stored[1])")
+            #expect(inputs.worldHand == stored[2], "hand \(i): max |Δ| \(maxAbsDifference(inputs.worldHand, stored[2]))")
+        }
+    }
+
+    @Test func badOptionsAreTypedErrors() throws {
+        let scratch = try ScratchFolder()
+        defer { scratch.remove() }
+        func error(_ configure: (inout GestureRecognizerOptions) -> Void) -> GestureRecognizerError? {
+            do { _ = try Self.recognizer(Self.models.path, configure: configure) } catch let e as GestureRecognizerError { return e } catch { return nil }
+            return nil
+        }
+        // Google's canned classifier has no labels: lists cannot name its classes.
+        #expect(error { $0.cannedGesturesClassifierOptions.categoryAllowlist = ["Thumb_Up"] }?.description.contains("need a classifier with labels") == true)
+        #expect(
+            error {
+                $0.customGesturesClassifierOptions.categoryAllowlist = ["add"]; $0.customGesturesClassifierOptions.categoryDenylist = ["none"]
+            } != nil)
+        #expect(error { $0.customGesturesClassifierOptions.scoreThreshold = .nan } != nil)
+        #expect(error { $0.numHands = 0 } == .invalidNumHands(0))
+        #expect(error { $0.runningMode = .liveStream } != nil)
+        #expect(error { $0.baseOptions.modelAssetPath = scratch.url.path }.map { if case .modelNotFound = $0 { true } else { false } } == true)
+        #expect(error { $0.baseOptions.modelAssetPath = "bundle.task" } == .unconvertedModel(path: "bundle.task"))
+        #expect(error { $0.baseOptions.modelAssetPath = nil }.map { if case .modelNotFound = $0 { true } else { false } } == true)
+        let image = try Self.recognizer(Self.models.path)
+        #expect(throws: GestureRecognizerError.self) { try image.recognize(videoFrame: try HandTestData.photo("grace_hopper.jpg"), timestampInMilliseconds: 0) }
+    }
+
+    /// A custom allowlist keeps only the named classes; a threshold above every score leaves the
+    /// custom classifier nothing, so the canned one answers (MediaPipe's fallback).
+    @Test func classifierOptionsChangeTheAnswer() throws {
+        let photo = try HandTestData.photo("hand_thumb_up_blue_bg.jpg")
+        let plain = try Self.recognizer(Self.models.path).recognize(image: photo)
+        #expect(plain.gestures.first?.first?.categoryName == "divide")
+        let allowed = try Self.recognizer(Self.models.path) {
+            $0.customGesturesClassifierOptions.categoryAllowlist = ["plus"]
+            $0.customGesturesClassifierOptions.scoreThreshold = 0
+        }.recognize(image: photo)
+        #expect(allowed.gestures.first?.first?.categoryName == "plus")
+        let strict = try Self.recognizer(Self.models.path) { $0.customGesturesClassifierOptions.scoreThreshold = 1.5 }.recognize(image: photo)
+        #expect(strict.gestures.first?.first?.categoryName == "", "the unlabelled canned classifier answers")
+        let nothing = try Self.recognizer(Self.models.path) {
+            $0.customGesturesClassifierOptions.scoreThreshold = 1.5
+            $0.cannedGesturesClassifierOptions.scoreThreshold = 1.5
+        }.recognize(image: photo)
+        #expect(nothing.landmarks.count == 1 && nothing.gestures == [[]], "the hand stays, with no gesture")
+    }
+}
