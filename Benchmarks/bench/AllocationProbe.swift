@@ -8,19 +8,24 @@ import Foundation
 /// `LD_PRELOAD=libc_malloc_debug.so.0` and `MALLOC_TRACE=<file>`. The child warms the session up,
 /// turns tracing on (`mtrace()`) around `measuredRuns` calls of `Session.runInPlace()` only, and
 /// exits; the parent counts the allocation records (`+` malloc/calloc/memalign, `>` realloc) of the
-/// trace. Tracing covers every thread of the child, worker threads included.
+/// trace. Tracing covers every thread of the child, worker threads included. Under an emulator
+/// (`make test-aarch64`), the child starts through `BLAZE_TEST_RUNNER` as bench itself did: the
+/// kernel cannot start a foreign binary directly.
 enum AllocationProbe {
     static let warmupRuns = 3
     static let measuredRuns = 20
 
-    /// glibc ≥ 2.34 keeps mtrace in this preloadable library.
+    /// glibc ≥ 2.34 keeps mtrace in this preloadable library: this build's architecture's copy
+    /// (an emulated aarch64 bench also sees the x86-64 host's files).
     static var mallocDebugLibrary: String? {
-        [
-            "/lib/x86_64-linux-gnu/libc_malloc_debug.so.0", "/usr/lib/x86_64-linux-gnu/libc_malloc_debug.so.0",
-            "/lib/aarch64-linux-gnu/libc_malloc_debug.so.0", "/usr/lib/aarch64-linux-gnu/libc_malloc_debug.so.0",
-            "/lib64/libc_malloc_debug.so.0", "/usr/lib64/libc_malloc_debug.so.0"
-        ]
-        .first { FileManager.default.fileExists(atPath: $0) }
+        #if arch(arm64)
+            let triple = "aarch64-linux-gnu"
+        #else
+            let triple = "x86_64-linux-gnu"
+        #endif
+        return ["/lib/\(triple)", "/usr/lib/\(triple)", "/lib64", "/usr/lib64"]
+            .map { $0 + "/libc_malloc_debug.so.0" }
+            .first { FileManager.default.fileExists(atPath: $0) }
     }
 
     /// Parent side: allocations per inference of `model` at `threads`, or nil (with the reason)
@@ -33,8 +38,15 @@ enum AllocationProbe {
             .appendingPathComponent("blazekit-mtrace-\(getpid())-\(model.rawValue)-\(threads).txt")
         defer { try? FileManager.default.removeItem(at: trace) }
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        process.arguments = ["--alloc-probe", model.rawValue, "--threads", String(threads)]
+        let me = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        let arguments = ["--alloc-probe", model.rawValue, "--threads", String(threads)]
+        if let runner = ProcessInfo.processInfo.environment["BLAZE_TEST_RUNNER"], !runner.isEmpty {
+            process.executableURL = URL(fileURLWithPath: runner)
+            process.arguments = [me.path] + arguments
+        } else {
+            process.executableURL = me
+            process.arguments = arguments
+        }
         var environment = ProcessInfo.processInfo.environment
         environment["LD_PRELOAD"] = library
         environment["MALLOC_TRACE"] = trace.path

@@ -2,6 +2,7 @@
 # it survives a fresh checkout and `git clean`) and how to run a command inside its chroot.
 CACHE=${BLAZEKIT_AARCH64_CACHE:-$HOME/.cache/blazekit-aarch64}
 CHROOT=$CACHE/sid-amd64   # Debian sid amd64: swiftlang 6.2.3 (the cross compiler), pkgconf, lld
+QEMU=$CHROOT/usr/bin/qemu-aarch64   # sid's qemu-user (statically linked, runs outside the chroot)
 SDKS=$CACHE/sdks          # the Swift SDK bundle, for `swift build --swift-sdks-path`
 SYSROOT=$SDKS/blazekit-aarch64.artifactbundle/aarch64-unknown-linux-gnu/sysroot   # Debian sid arm64
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd -P)

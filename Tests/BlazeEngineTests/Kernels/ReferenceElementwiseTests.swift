@@ -27,8 +27,8 @@ import Testing
 
     @Test func softmaxRows() {
         // exp(ln k) = k: a row [0, ln 2, ln 3] gives [1, 2, 3] / 6; β = 2 squares them: [1, 4, 9] / 14.
-        KernelTestKit.expectClose(Self.softmax(1, T([1, 3], [0, log(2), log(3)])), [1 / 6, 2 / 6, 3 / 6], tolerance: 1e-6)
-        KernelTestKit.expectClose(Self.softmax(2, T([1, 3], [0, log(2), log(3)])), [1 / 14, 4 / 14, 9 / 14], tolerance: 1e-6)
+        KernelTestKit.expectClose(Self.softmax(1, T([1, 3], [0, log(2), log(3)])), [Float(1) / 6, Float(2) / 6, Float(3) / 6], tolerance: 1e-6)
+        KernelTestKit.expectClose(Self.softmax(2, T([1, 3], [0, log(2), log(3)])), [Float(1) / 14, Float(4) / 14, Float(9) / 14], tolerance: 1e-6)
         // Rows near 1000 (exp would overflow without subtracting the maximum): the expectation is
         // computed in Double from the stored Floats, whose differences are exact.
         let shifted: [Float] = [1000, 1000 + log(2), 1000 + log(3), -7, -7.5, -9]
