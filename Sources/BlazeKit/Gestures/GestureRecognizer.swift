@@ -89,7 +89,8 @@ public final class GestureRecognizer: Sendable {
     /// Classifies every hand of `found`.
     private func gestures(of found: HandLandmarkerResult, image: VisionImage) throws -> GestureRecognizerResult {
         let set = sessions.withLock { $0.popLast() } ?? models.makeSessions(threads: options.numThreads)
-        defer { sessions.withLock { $0.append(set) } }
+        // Sets made under a burst of concurrent calls beyond a few are dropped, as FaceSessionPool does.
+        defer { sessions.withLock { if $0.count < 8 { $0.append(set) } } }
         var gestures: [[ResultCategory]] = []
         for i in found.landmarks.indices {
             guard var handedness = found.handedness[i].first else { gestures.append([]); continue }
