@@ -15,9 +15,12 @@ import Foundation
 /// for (gesture, hand) in zip(result.gestures, result.handedness) { … }
 /// ```
 ///
-/// Running modes: `.image` (`recognize(image:)`) and `.video`
-/// (`recognize(videoFrame:timestampInMilliseconds:)`, with the hand landmarker's tracking).
-/// Coordinates, handedness and tracking IDs are the hand landmarker's (upright image).
+/// Running modes: `.image` (`recognize(image:)`), `.video`
+/// (`recognize(videoFrame:timestampInMilliseconds:)`, with the hand landmarker's tracking) and
+/// `.liveStream` (`recognizeAsync(image:timestampInMilliseconds:)`: a frame offered while another
+/// is processed is dropped; results go to the delegate or to the `AsyncStream` of
+/// `liveStream(options:)`). Coordinates, handedness and tracking IDs are the hand landmarker's
+/// (upright image).
 ///
 /// Thread safety: image-mode calls may run in parallel from many threads; video frames are
 /// serialized, as with `HandLandmarker`.
@@ -27,17 +30,39 @@ public final class GestureRecognizer: Sendable {
     private let hands: HandLandmarker
     private let models: GestureModels
     private let sessions: Locked<[GestureSessions]>
+    /// Live-stream frames, dropped frames and `close()` (every mode).
+    private let liveStream: LiveStreamRunner<GestureRecognizerLiveStreamResult>
+    /// The last live-stream timestamp accepted.
+    private let lastTimestamp = Locked<Int?>(nil)
 
     /// Creates a recognizer; loads and checks the nets.
     ///
     /// - Throws: `GestureRecognizerError` — invalid options (as `HandLandmarker`'s, and classifier
     ///   options: a non-finite threshold, allow and deny lists together or for a classifier without
-    ///   labels), `.liveStream` (not available yet), a missing or unconverted `modelAssetPath`,
-    ///   missing or wrong model files.
-    public init(options: GestureRecognizerOptions) throws {
-        guard options.runningMode != .liveStream else {
-            throw GestureRecognizerError.invalidOption("GestureRecognizer runs in .image and .video mode; .liveStream is not available yet")
+    ///   labels), a delegate missing in live stream or present in another mode, a missing or
+    ///   unconverted `modelAssetPath`, missing or wrong model files.
+    public convenience init(options: GestureRecognizerOptions) throws {
+        try self.init(options: options, continuation: nil)
+    }
+
+    /// A live-stream recognizer whose results arrive as an `AsyncStream` (a delegate in `options`
+    /// also gets them). The stream finishes after `close()` or when the recognizer is released.
+    public static func liveStream(options: GestureRecognizerOptions) throws
+        -> (recognizer: GestureRecognizer, results: AsyncStream<GestureRecognizerLiveStreamResult>)
+    {
+        var options = options
+        options.runningMode = .liveStream
+        let (stream, continuation) = AsyncStream<GestureRecognizerLiveStreamResult>.makeStream()
+        do {
+            return (try GestureRecognizer(options: options, continuation: continuation), stream)
+        } catch {
+            continuation.finish()
+            throw error
         }
+    }
+
+    private init(options: GestureRecognizerOptions, continuation: AsyncStream<GestureRecognizerLiveStreamResult>.Continuation?) throws {
+        try options.validateDelegate(allowsMissingDelegate: continuation != nil)
         guard let path = options.baseOptions.modelAssetPath else {
             throw GestureRecognizerError.modelNotFound(
                 "GestureRecognizer needs baseOptions.modelAssetPath: a folder holding a converted gesture bundle (`blaze-model convert bundle.task --output-dir DIR`)")
@@ -58,10 +83,15 @@ public final class GestureRecognizer: Sendable {
         self.options = options
         self.models = models
         sessions = Locked([])
+        liveStream = LiveStreamRunner(label: "GestureRecognizer", continuation: continuation)
     }
 
-    /// Ends the recognizer's use: later calls throw `GestureRecognizerError.closed`.
-    public func close() { hands.close() }
+    /// Ends the recognizer's use: later calls throw `GestureRecognizerError.closed`. In live
+    /// stream, frames accepted before are still delivered, then the `AsyncStream` finishes.
+    public func close() { liveStream.close() }
+
+    /// Live-stream frames dropped because another one was being processed.
+    public var droppedFrames: Int { liveStream.droppedFrames }
 
     /// Image mode: the gestures of up to `numHands` hands in `image`.
     ///
@@ -80,7 +110,50 @@ public final class GestureRecognizer: Sendable {
         return try gestures(of: hands.detect(videoFrame: image, timestampInMilliseconds: timestamp), image: image)
     }
 
+    /// Live-stream mode: hands `image` to the recognizer and returns at once; the result goes to
+    /// the delegate (and the `AsyncStream`) on a private serial queue, in timestamp order.
+    ///
+    /// - Returns: true if the frame was accepted, false if it was dropped because the recognizer
+    ///   was busy.
+    /// - Throws: `GestureRecognizerError.runningModeMismatch` outside `.liveStream` mode,
+    ///   `.nonIncreasingTimestamp` (checked for dropped frames too), `.closed` after `close()`.
+    ///   Errors while processing an accepted frame go to the delegate instead.
+    @discardableResult
+    public func recognizeAsync(image: VisionImage, timestampInMilliseconds timestamp: Int) throws -> Bool {
+        let method = "recognizeAsync(image:timestampInMilliseconds:)"
+        try checkMode(.liveStream, method: method)
+        return try liveStream.submit(
+            method: method, timestamp: timestamp,
+            accept: {
+                try lastTimestamp.withLock { last in
+                    if let last, timestamp <= last { throw GestureRecognizerError.nonIncreasingTimestamp(previous: last, received: timestamp) }
+                    last = timestamp
+                }
+            },
+            process: { [self] in
+                let outcome: Result<GestureRecognizerResult, GestureRecognizerError>
+                do {
+                    outcome = .success(try gestures(of: hands.detect(videoFrame: image, timestampInMilliseconds: timestamp), image: image))
+                } catch let error as GestureRecognizerError {
+                    outcome = .failure(error)
+                } catch {
+                    outcome = .failure(.invalidImage("\(error)", underlying: error as? BlazeError))
+                }
+                return GestureRecognizerLiveStreamResult(timestampInMilliseconds: timestamp, result: outcome)
+            },
+            deliver: { [self] frame in
+                guard let delegate = options.gestureRecognizerLiveStreamDelegate else { return }
+                switch frame.result {
+                case .success(let result):
+                    delegate.gestureRecognizer(self, didFinishRecognition: result, timestampInMilliseconds: frame.timestampInMilliseconds, error: nil)
+                case .failure(let error):
+                    delegate.gestureRecognizer(self, didFinishRecognition: nil, timestampInMilliseconds: frame.timestampInMilliseconds, error: error)
+                }
+            })
+    }
+
     private func checkMode(_ expected: RunningMode, method: String) throws {
+        try liveStream.checkOpen(method: method)
         guard options.runningMode == expected else {
             throw GestureRecognizerError.runningModeMismatch(method: method, runningMode: options.runningMode)
         }

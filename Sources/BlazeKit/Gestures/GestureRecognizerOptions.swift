@@ -7,7 +7,9 @@ public struct GestureRecognizerOptions: Sendable {
     /// (`hand_detector.bkm`, `hand_landmarks_detector.bkm`) or without them (the bundled hand
     /// nets are the same files). Required: there is no bundled gesture model yet.
     public var baseOptions = BaseOptions()
-    /// `.image` or `.video`.
+    /// `.image` (`recognize(image:)`), `.video` (`recognize(videoFrame:timestampInMilliseconds:)`)
+    /// or `.liveStream` (`recognizeAsync(image:timestampInMilliseconds:)`, results to the delegate
+    /// or the `AsyncStream` of `GestureRecognizer.liveStream(options:)`).
     public var runningMode: RunningMode = .image
     /// Maximum number of hands, in `1...HandLandmarkerOptions.maximumNumHands` (default 1).
     public var numHands = 1
@@ -24,6 +26,10 @@ public struct GestureRecognizerOptions: Sendable {
     /// The same for a Model Maker bundle's custom classifier (its default score threshold is
     /// the model's own, 0.5 for Model Maker's).
     public var customGesturesClassifierOptions = ClassifierOptions()
+    /// Receives live-stream results; required in `.liveStream` mode (unless the recognizer is made
+    /// with `GestureRecognizer.liveStream(options:)`) and an error in the other modes. Held
+    /// **weakly**, as MediaPipe does. Called on one private serial queue, in timestamp order.
+    public weak var gestureRecognizerLiveStreamDelegate: (any GestureRecognizerLiveStreamDelegate)?
 
     // MARK: Beyond MediaPipe Tasks (as HandLandmarkerOptions)
 
@@ -38,7 +44,8 @@ public struct GestureRecognizerOptions: Sendable {
     func handLandmarkerOptions(handModelFolder: String?) -> HandLandmarkerOptions {
         var o = HandLandmarkerOptions()
         o.baseOptions.modelAssetPath = handModelFolder
-        o.runningMode = runningMode
+        // Live stream frames reach the hand landmarker one at a time, in order: its video mode.
+        o.runningMode = runningMode == .image ? .image : .video
         o.numHands = numHands
         o.minHandDetectionConfidence = minHandDetectionConfidence
         o.minHandPresenceConfidence = minHandPresenceConfidence
@@ -46,6 +53,23 @@ public struct GestureRecognizerOptions: Sendable {
         o.mirrored = mirrored
         o.numThreads = numThreads
         return o
+    }
+}
+
+extension GestureRecognizerOptions {
+    /// The delegate/mode pairing (MediaPipe's rule); the rest is checked by the parts that use it.
+    func validateDelegate(allowsMissingDelegate: Bool) throws {
+        let hasDelegate = gestureRecognizerLiveStreamDelegate != nil
+        switch runningMode {
+        case .liveStream:
+            if !hasDelegate && !allowsMissingDelegate {
+                throw GestureRecognizerError.missingLiveStreamDelegate(option: "gestureRecognizerLiveStreamDelegate")
+            }
+        case .image, .video:
+            if hasDelegate {
+                throw GestureRecognizerError.unexpectedLiveStreamDelegate(option: "gestureRecognizerLiveStreamDelegate", runningMode: runningMode)
+            }
+        }
     }
 }
 

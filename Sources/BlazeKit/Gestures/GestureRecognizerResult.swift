@@ -31,3 +31,23 @@ public struct GestureRecognizerResult: Sendable, Hashable {
         self.trackingIDs = trackingIDs
     }
 }
+
+/// One live-stream frame's outcome, as the `AsyncStream` of `GestureRecognizer.liveStream(options:)`
+/// yields it.
+public struct GestureRecognizerLiveStreamResult: Sendable {
+    public var timestampInMilliseconds: Int
+    public var result: Result<GestureRecognizerResult, GestureRecognizerError>
+
+    public init(timestampInMilliseconds: Int, result: Result<GestureRecognizerResult, GestureRecognizerError>) {
+        self.timestampInMilliseconds = timestampInMilliseconds
+        self.result = result
+    }
+}
+
+/// Receives live-stream results (MediaPipe Tasks' `GestureRecognizerLiveStreamDelegate`).
+public protocol GestureRecognizerLiveStreamDelegate: AnyObject, Sendable {
+    /// `result` is nil exactly when `error` is set; a frame without hands gives an empty result.
+    func gestureRecognizer(
+        _ gestureRecognizer: GestureRecognizer, didFinishRecognition result: GestureRecognizerResult?,
+        timestampInMilliseconds: Int, error: (any Error)?)
+}

@@ -144,7 +144,7 @@ struct GestureRecognizerTests {
             } != nil)
         #expect(error { $0.customGesturesClassifierOptions.scoreThreshold = .nan } != nil)
         #expect(error { $0.numHands = 0 } == .invalidNumHands(0))
-        #expect(error { $0.runningMode = .liveStream } != nil)
+        #expect(error { $0.runningMode = .liveStream } == .missingLiveStreamDelegate(option: "gestureRecognizerLiveStreamDelegate"))
         #expect(error { $0.baseOptions.modelAssetPath = scratch.url.path }.map { if case .modelNotFound = $0 { true } else { false } } == true)
         #expect(error { $0.baseOptions.modelAssetPath = "bundle.task" } == .unconvertedModel(path: "bundle.task"))
         #expect(error { $0.baseOptions.modelAssetPath = nil }.map { if case .modelNotFound = $0 { true } else { false } } == true)
@@ -170,5 +170,35 @@ struct GestureRecognizerTests {
             $0.cannedGesturesClassifierOptions.scoreThreshold = 1.5
         }.recognize(image: photo)
         #expect(nothing.landmarks.count == 1 && nothing.gestures == [[]], "the hand stays, with no gesture")
+    }
+
+    /// Live stream gives, frame by frame, what video mode gives for the same frames (the hand
+    /// landmarker tracks in both), delivered in order; after `close()` the stream finishes.
+    @Test func liveStreamMatchesVideoMode() async throws {
+        let frames = try ["hand_victory_white_bg.jpg", "hand_victory_white_bg.jpg", "hand_thumb_up_blue_bg.jpg", "hand_thumb_up_blue_bg.jpg"]
+            .map { try HandTestData.photo($0) }
+        let video = try Self.recognizer(Self.models.path) { $0.runningMode = .video }
+        let expected = try frames.enumerated().map { try video.recognize(videoFrame: $1, timestampInMilliseconds: $0 * 33) }
+        var options = GestureRecognizerOptions()
+        options.baseOptions.modelAssetPath = Self.models.path
+        options.numHands = 2
+        let (live, results) = try GestureRecognizer.liveStream(options: options)
+        var iterator = results.makeAsyncIterator()
+        for (i, frame) in frames.enumerated() {
+            #expect(try live.recognizeAsync(image: frame, timestampInMilliseconds: i * 33), "frame \(i) accepted (the previous one is delivered)")
+            let delivered = try #require(await iterator.next())
+            #expect(delivered.timestampInMilliseconds == i * 33)
+            let result = try delivered.result.get()
+            #expect(result == expected[i], "frame \(i)")
+            #expect(result.gestures.first?.isEmpty == false && result.trackingIDs.count == result.landmarks.count)
+        }
+        #expect(throws: GestureRecognizerError.nonIncreasingTimestamp(previous: 99, received: 99)) {
+            try live.recognizeAsync(image: frames[0], timestampInMilliseconds: 99)
+        }
+        live.close()
+        #expect(await iterator.next() == nil, "the stream finishes after close()")
+        #expect(throws: GestureRecognizerError.closed(method: "recognizeAsync(image:timestampInMilliseconds:)")) {
+            try live.recognizeAsync(image: frames[0], timestampInMilliseconds: 200)
+        }
     }
 }
