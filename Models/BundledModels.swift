@@ -40,12 +40,7 @@ public enum BundledModel: String, CaseIterable, Sendable {
             }
             return url
         }
-        let candidates = BundledModels.searchDirectories()
-        for dir in candidates {
-            let url = dir.appendingPathComponent(fileName)
-            if FileManager.default.isReadableFile(atPath: url.path) { return url }
-        }
-        throw BlazeError(.io, "cannot find \(fileName); searched \(candidates.map(\.path).joined(separator: ", ")). Set BLAZEKIT_MODELS_DIR or pass a model directory.")
+        return try BundledModels.url(ofFile: fileName)
     }
 
     /// Loads the model.
@@ -57,6 +52,18 @@ public enum BundledModel: String, CaseIterable, Sendable {
 public enum BundledModels {
     /// Name of the environment variable that overrides the model directory.
     public static let environmentVariable = "BLAZEKIT_MODELS_DIR"
+
+    /// The bundled file `fileName` (also the nets outside `BundledModel`: the default gesture
+    /// recognizer's `gesture_embedder.bkm` and `canned_gesture_classifier.bkm`); throws
+    /// `BlazeError(.io)` listing the places searched.
+    public static func url(ofFile fileName: String) throws -> URL {
+        let candidates = searchDirectories()
+        for dir in candidates {
+            let url = dir.appendingPathComponent(fileName)
+            if FileManager.default.isReadableFile(atPath: url.path) { return url }
+        }
+        throw BlazeError(.io, "cannot find \(fileName); searched \(candidates.map(\.path).joined(separator: ", ")). Set BLAZEKIT_MODELS_DIR or pass a model directory.")
+    }
 
     static func searchDirectories() -> [URL] {
         var dirs: [URL] = []

@@ -14,6 +14,7 @@ if let photo = arguments.first {
     try facesTour()
     try handsTour(photo: (photo as NSString).lastPathComponent)
     try faceLandmarkerTour(photo: (photo as NSString).lastPathComponent)
+    try gesturesTour(photo: (photo as NSString).lastPathComponent)
     try delegateTour()
     try buffersTour()
     try await liveStreamTour(photo: (photo as NSString).lastPathComponent)

