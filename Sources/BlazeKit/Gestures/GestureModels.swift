@@ -26,11 +26,12 @@ struct GestureModels: Sendable {
 
     /// The bundled default: Google's embedder and canned classifier, with `cannedGestureNames`.
     static func bundled() throws -> GestureModels {
-        try GestureModels(locate: { name in
-            do { return try BundledModels.url(ofFile: name) } catch let error as BlazeError {
-                throw GestureRecognizerError.modelNotFound("\(error)", underlying: error)
-            }
-        }, cannedNames: cannedGestureNames, customFile: false)
+        try GestureModels(
+            locate: { name in
+                do { return try BundledModels.url(ofFile: name) } catch let error as BlazeError {
+                    throw GestureRecognizerError.modelNotFound("\(error)", underlying: error)
+                }
+            }, cannedNames: cannedGestureNames, customFile: false)
     }
 
     /// Loads the nets from `folder` (a converted bundle).

@@ -207,7 +207,10 @@ struct GestureRecognizerTests {
     @Test func defaultRecognizerNamesVisibleGestures() throws {
         let scratch = try ScratchFolder()
         defer { scratch.remove() }
-        let bundled = try GestureRecognizer(options: { var o = GestureRecognizerOptions(); o.numHands = 2; return o }())
+        let bundled = try GestureRecognizer(
+            options: {
+                var o = GestureRecognizerOptions(); o.numHands = 2; return o
+            }())
         let canned = try Self.recognizer(try Self.modelFolder("canned", in: scratch))
         func names(_ photo: String) throws -> [String] {
             try bundled.recognize(image: try HandTestData.photo(photo)).gestures.map { $0.first?.categoryName ?? "-" }
