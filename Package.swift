@@ -137,7 +137,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "blaze",
-            dependencies: ["BlazeKit", "BlazeImageIO", "BlazeVideo", "BlazeCLISupport"],
+            dependencies: ["BlazeKit", "BlazeImageIO", "BlazeVideo", "BlazeConvert", "BlazeCLISupport"],
             path: "Tools/blaze"
         ),
         .executableTarget(

@@ -61,23 +61,11 @@ struct HandsCommand: Sendable {
             let names = result.handedness.map { $0.first.map { "\($0.categoryName ?? "?") \(String(format: "%.2f", $0.score))" } ?? "?" }
             return "\(where_): \(result.landmarks.count) hand(s)" + (names.isEmpty ? "" : " [" + names.joined(separator: ", ") + "]")
         }
-        var hands: [JSON] = []
-        for i in result.landmarks.indices {
-            var h: [(String, JSON)] = []
-            if let top = result.handedness[i].first {
-                h.append(
-                    (
-                        "handedness",
-                        .object([
-                            ("categoryName", .string(top.categoryName ?? "")), ("score", .float(top.score)),
-                            ("index", .int(top.index))
-                        ])
-                    ))
-            }
-            h.append(("landmarks", .array(result.landmarks[i].map { .array([.float($0.x), .float($0.y), .float($0.z)]) })))
-            h.append(("worldLandmarks", .array(result.worldLandmarks[i].map { .array([.float($0.x), .float($0.y), .float($0.z)]) })))
-            if frame != nil, i < result.trackingIDs.count { h.append(("trackingID", .int(result.trackingIDs[i]))) }
-            hands.append(.object(h))
+        let hands = result.landmarks.indices.map {
+            JSON.object(
+                Self.handFields(
+                    handedness: result.handedness[$0], landmarks: result.landmarks[$0], world: result.worldLandmarks[$0],
+                    trackingID: frame != nil && $0 < result.trackingIDs.count ? result.trackingIDs[$0] : nil))
         }
         var fields = imageFields(input: input, image: image, frame: frame)
         fields.append(("hands", .array(hands)))
@@ -86,20 +74,43 @@ struct HandsCommand: Sendable {
 
     private func drawing(image: VisionImage, result: HandLandmarkerResult) throws -> Canvas {
         var canvas = try Canvas(image: image)
-        let w = Double(canvas.width), h = Double(canvas.height)
-        let line = max(1.0, max(w, h) / 400)
         for (i, hand) in result.landmarks.enumerated() {
-            let points = hand.map { (x: Double($0.x) * w, y: Double($0.y) * h) }
-            for c in HandLandmarker.handConnections where c.start < points.count && c.end < points.count {
-                canvas.drawLine(from: points[c.start], to: points[c.end], color: .green, lineWidth: line)
-            }
-            for p in points { canvas.drawPoint(x: p.x, y: p.y, radius: line * 1.5, color: .red) }
-            if let top = result.handedness[i].first, let wrist = points.first {
-                canvas.drawText(
-                    "\(top.categoryName ?? "?") \(String(format: "%.2f", top.score))", x: Int(wrist.x), y: Int(wrist.y) + 4,
-                    color: .white, scale: Int(line), background: Color.black.withAlpha(160))
-            }
+            let label = result.handedness[i].first.map { "\($0.categoryName ?? "?") \(String(format: "%.2f", $0.score))" }
+            Self.drawHand(hand, label: label, on: &canvas)
         }
         return canvas
+    }
+
+    /// One hand's JSON fields (docs/cli.md): handedness, landmarks, world landmarks, tracking ID.
+    static func handFields(handedness: [ResultCategory], landmarks: [NormalizedLandmark], world: [Landmark], trackingID: Int?) -> [(String, JSON)] {
+        var h: [(String, JSON)] = []
+        if let top = handedness.first {
+            h.append(
+                (
+                    "handedness",
+                    .object([
+                        ("categoryName", .string(top.categoryName ?? "")), ("score", .float(top.score)),
+                        ("index", .int(top.index))
+                    ])
+                ))
+        }
+        h.append(("landmarks", .array(landmarks.map { .array([.float($0.x), .float($0.y), .float($0.z)]) })))
+        h.append(("worldLandmarks", .array(world.map { .array([.float($0.x), .float($0.y), .float($0.z)]) })))
+        if let trackingID { h.append(("trackingID", .int(trackingID))) }
+        return h
+    }
+
+    /// Draws one hand's skeleton and, at the wrist, `label`.
+    static func drawHand(_ hand: [NormalizedLandmark], label: String?, on canvas: inout Canvas) {
+        let w = Double(canvas.width), h = Double(canvas.height)
+        let line = max(1.0, max(w, h) / 400)
+        let points = hand.map { (x: Double($0.x) * w, y: Double($0.y) * h) }
+        for c in HandLandmarker.handConnections where c.start < points.count && c.end < points.count {
+            canvas.drawLine(from: points[c.start], to: points[c.end], color: .green, lineWidth: line)
+        }
+        for p in points { canvas.drawPoint(x: p.x, y: p.y, radius: line * 1.5, color: .red) }
+        if let label, let wrist = points.first {
+            canvas.drawText(label, x: Int(wrist.x), y: Int(wrist.y) + 4, color: .white, scale: Int(line), background: Color.black.withAlpha(160))
+        }
     }
 }

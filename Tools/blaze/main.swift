@@ -6,8 +6,8 @@ import Foundation
 // command line. docs/cli.md describes the flags and the JSON Lines output.
 
 let usage =
-    "usage: blaze faces … | blaze hands … | blaze face-landmarks … | blaze --version   (blaze COMMAND --help)\n\n"
-    + FacesCommand.usage + "\n" + HandsCommand.usage + "\n" + FaceLandmarksCommand.usage
+    "usage: blaze faces … | blaze hands … | blaze gestures … | blaze face-landmarks … | blaze --version   (blaze COMMAND --help)\n\n"
+    + FacesCommand.usage + "\n" + HandsCommand.usage + "\n" + GesturesCommand.usage + "\n" + FaceLandmarksCommand.usage
 
 func main() -> Int32 {
     StandardStreams.install()
@@ -30,6 +30,9 @@ func runCommand() -> Int32 {
         case "hands":
             if rest.contains("--help") || rest.contains("-h") { try printLine(HandsCommand.usage); return 0 }
             return try HandsCommand(arguments: rest).run()
+        case "gestures":
+            if rest.contains("--help") || rest.contains("-h") { try printLine(GesturesCommand.usage); return 0 }
+            return try GesturesCommand(arguments: rest).run()
         case "face-landmarks":
             if rest.contains("--help") || rest.contains("-h") { try printLine(FaceLandmarksCommand.usage); return 0 }
             return try FaceLandmarksCommand(arguments: rest).run()

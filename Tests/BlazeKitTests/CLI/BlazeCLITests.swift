@@ -116,6 +116,36 @@ struct BlazeCLITests {
         }
     }
 
+    /// `blaze gestures`: the bundled canned gestures by name, and a bundle given with `--task`
+    /// (converted on the fly) with MediaPipe's answers for it (Fixtures/gestures/custom).
+    @Test func gesturesJSONWithTheBundledDefaultAndATask() throws {
+        let r = try blaze(["gestures", "--json", image("hand_thumb_up_blue_bg.jpg"), image("hand_victory_white_bg.jpg")])
+        #expect(r.status == 0, "\(r.stderr)")
+        let lines = try jsonLines(r.stdout)
+        let names = lines.map { (($0["hands"] as? [[String: Any]])?.first?["gestures"] as? [[String: Any]])?.first?["categoryName"] as? String }
+        #expect(names == ["Thumb_Up", "Victory"])
+        let hand = try #require((lines.first?["hands"] as? [[String: Any]])?.first)
+        #expect(hand["handedness"] != nil && (hand["landmarks"] as? [[Double]])?.count == 21 && (hand["worldLandmarks"] as? [[Double]])?.count == 21)
+
+        let task = RepoPaths.root.appendingPathComponent("Tests/BlazeKitTests/Fixtures/gestures/gesture_nets.task").path
+        let custom = try blaze(["gestures", "--task", task, "--num-hands", "2", "--json", image("two_hands_open_palms.jpg")])
+        #expect(custom.status == 0, "\(custom.stderr)")
+        let gestures = try #require(try jsonLines(custom.stdout).first?["hands"] as? [[String: Any]]).compactMap {
+            (($0["gestures"] as? [[String: Any]])?.first?["categoryName"] as? String)
+        }
+        // MediaPipe 0.10.21 on this photo with this bundle: "equal" and "divide".
+        #expect(gestures.sorted() == ["divide", "equal"])
+        let allowed = try blaze(["gestures", "--task", task, "--allow", "plus", "--custom-threshold", "0", "--json", image("hand_thumb_up_blue_bg.jpg")])
+        #expect(
+            try jsonLines(allowed.stdout).first.flatMap { (($0["hands"] as? [[String: Any]])?.first?["gestures"] as? [[String: Any]])?.first?["categoryName"] as? String } == "plus"
+        )
+        // Bad options and a file that is no bundle: one line on stderr, status 1.
+        for bad in [["--allow", "a", "--deny", "b"], ["--max-results", "0"], ["--task", image("grace_hopper.jpg")], ["--canned-threshold", "2"]] {
+            let e = try blaze(["gestures"] + bad + [image("grace_hopper.jpg")])
+            #expect(e.status == 1 && !e.stderr.isEmpty && e.stdout.isEmpty, "\(bad): \(e.stderr)")
+        }
+    }
+
     @Test func handsVideoFromStdin() throws {
         let video = try Data(contentsOf: RepoPaths.root.appendingPathComponent("Tests/BlazeKitTests/Fixtures/hands/two_hands_video.y4m"))
         let r = try blaze(["hands", "--num-hands", "2", "--json", "--video", "-"], stdin: video)
