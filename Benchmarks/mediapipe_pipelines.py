@@ -19,6 +19,11 @@ Two pipelines, on the same photos as `bench` (Benchmarks/Resources, decoded once
   .tflite = hand_landmark_full.tflite — the same two models BlazeKit's default uses. In VIDEO
   mode the Tasks graph runs palm detection only while fewer than num_hands hands are tracked;
   the script checks that by timing IMAGE mode (palm detection on every call) next to it.
+- `gestures_video_tracked`: BlazeKit `GestureRecognizer` with its bundled canned gestures,
+  numHands 2, video mode on woman_sitting_street_640.png with timestamps +33 ms. MediaPipe: Tasks
+  `GestureRecognizer`, VIDEO mode, num_hands 2, with a canned gesture bundle the script zips from
+  Models/sources (hand_landmarker.task as above, and hand_gesture_recognizer.task holding
+  gesture_embedder.tflite and canned_gesture_classifier.tflite: the same four nets).
 - `face_landmarker_image` / `face_landmarker_video_tracked`: BlazeKit `FaceLandmarker`, numFaces 3,
   blendshapes and matrices on, on three_people_640.png, in image mode / in video mode with
   timestamps +33 ms (every frame after the first tracked: the face detector is skipped).
@@ -55,6 +60,7 @@ Needs: `pip install mediapipe==0.10.21 numpy pillow` (mediapipe pins numpy < 2).
         [--quiet PCT]
 """
 import argparse
+import io
 import datetime
 import json
 import os
@@ -74,7 +80,7 @@ SOURCES = os.path.join(ROOT, "Models", "sources")
 RESOURCES = os.path.join(ROOT, "Benchmarks", "Resources")
 FACES_IMAGE = os.path.join(RESOURCES, "three_people_640.png")
 HANDS_IMAGE = os.path.join(RESOURCES, "woman_sitting_street_640.png")
-PIPELINE_NAMES = ["faces_fast", "hands_video_tracked", "face_landmarker_image", "face_landmarker_video_tracked"]
+PIPELINE_NAMES = ["faces_fast", "hands_video_tracked", "face_landmarker_image", "face_landmarker_video_tracked", "gestures_video_tracked"]
 WARMUP = 5
 FRAME_MS = 33
 
@@ -158,6 +164,47 @@ class MediaPipeHandsVideo:
         self.landmarker.close()
 
 
+def gesture_recognizer_task(workdir):
+    """A canned gesture bundle: hand_landmarker.task and hand_gesture_recognizer.task (embedder and
+    canned classifier from Models/sources), as MediaPipe's stock gesture_recognizer.task is laid out."""
+    path = os.path.join(workdir, "gesture_recognizer.task")
+    if not os.path.exists(path):
+        inner = io.BytesIO()
+        with zipfile.ZipFile(inner, "w") as z:
+            for name in ("gesture_embedder.tflite", "canned_gesture_classifier.tflite"):
+                z.write(os.path.join(SOURCES, name), name)
+        with zipfile.ZipFile(path, "w") as z:
+            z.write(hand_landmarker_task(workdir), "hand_landmarker.task")
+            z.writestr("hand_gesture_recognizer.task", inner.getvalue())
+    return path
+
+
+class MediaPipeGesturesVideo:
+    """Tasks GestureRecognizer, num_hands 2, VIDEO mode, canned bundle."""
+
+    def __init__(self, workdir):
+        import mediapipe as mp
+        from mediapipe.tasks import python as mp_tasks
+        from mediapipe.tasks.python import vision
+        self.image = mp.Image(image_format=mp.ImageFormat.SRGB, data=load_rgb(HANDS_IMAGE))
+        options = vision.GestureRecognizerOptions(
+            base_options=mp_tasks.BaseOptions(model_asset_path=gesture_recognizer_task(workdir)),
+            running_mode=vision.RunningMode.VIDEO, num_hands=2)
+        self.recognizer = vision.GestureRecognizer.create_from_options(options)
+        self.timestamp = 0
+        self.last = None
+
+    def step(self):
+        self.timestamp += FRAME_MS
+        self.last = self.recognizer.recognize_for_video(self.image, self.timestamp)
+
+    def count(self):
+        return len(self.last.hand_landmarks)
+
+    def close(self):
+        self.recognizer.close()
+
+
 class MediaPipeFaceLandmarker:
     """Tasks FaceLandmarker, num_faces 3, blendshapes and matrices, IMAGE or VIDEO mode."""
 
@@ -191,7 +238,8 @@ class MediaPipeFaceLandmarker:
 
 MEDIAPIPE = {"faces_fast": MediaPipeFacesFast, "hands_video_tracked": MediaPipeHandsVideo,
              "face_landmarker_image": lambda workdir: MediaPipeFaceLandmarker(workdir, video=False),
-             "face_landmarker_video_tracked": lambda workdir: MediaPipeFaceLandmarker(workdir, video=True)}
+             "face_landmarker_video_tracked": lambda workdir: MediaPipeFaceLandmarker(workdir, video=True),
+             "gestures_video_tracked": MediaPipeGesturesVideo}
 
 
 def time_calls(runner, runs, warmup=WARMUP):

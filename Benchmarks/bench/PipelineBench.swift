@@ -13,11 +13,13 @@ import Foundation
 ///   matrices on, on three_people;
 /// - `face_landmarker_video_tracked`: the same in video mode with increasing timestamps, so every
 ///   frame after the first is tracked (face detection skipped);
+/// - `gestures_video_tracked`: `GestureRecognizer` (the bundled canned gestures), numHands 2, in
+///   video mode on woman_sitting_street with increasing timestamps (hands tracked);
 /// - `crop_nv12_720p_192`: a rotated 192×192 crop of a 1280×720 NV12 frame (the S1 sampler).
 enum PipelineBench {
     static let names = [
         "faces_fast", "faces_accurate", "faces_all", "hands_image", "hands_video_tracked",
-        "face_landmarker_image", "face_landmarker_video_tracked", "crop_nv12_720p_192"
+        "face_landmarker_image", "face_landmarker_video_tracked", "gestures_video_tracked", "crop_nv12_720p_192"
     ]
 
     struct Timing {
@@ -77,6 +79,18 @@ enum PipelineBench {
             return {
                 clock.value += 33
                 _ = try landmarker.detect(videoFrame: image, timestampInMilliseconds: clock.value)
+            }
+        case "gestures_video_tracked":
+            let image = try ImageFile.read(contentsOf: resources.appendingPathComponent("woman_sitting_street_640.png"))
+            var options = GestureRecognizerOptions()
+            options.numHands = 2
+            options.numThreads = threads
+            options.runningMode = .video
+            let recognizer = try GestureRecognizer(options: options)
+            let clock = TimestampBox()
+            return {
+                clock.value += 33
+                _ = try recognizer.recognize(videoFrame: image, timestampInMilliseconds: clock.value)
             }
         case "face_landmarker_image", "face_landmarker_video_tracked":
             let image = try ImageFile.read(contentsOf: resources.appendingPathComponent("three_people_640.png"))
