@@ -1,4 +1,5 @@
 import BlazeEngine
+import BlazeImageIO
 import BlazeTestSupport
 import Foundation
 import Testing
@@ -21,11 +22,12 @@ struct GestureRecognizerTests {
     }
     struct Reference: Decodable { let width: Int; let height: Int; let gesture_count: Int; let hands: [ReferenceHand] }
 
-    /// Gesture score against MediaPipe's: on MediaPipe's own hand landmarks, and end to end
-    /// through ours. 3× the worst measured over the avx512, avx2 and baseline levels
-    /// (docs/testing.md); the reference rounds to 6 decimals.
+    /// Gesture score against MediaPipe's: on MediaPipe's own hand landmarks, end to end through
+    /// ours, and in video mode (tracked regions). 3× the worst measured over the avx512, avx2 and
+    /// baseline levels (docs/testing.md); the reference rounds to 6 decimals.
     static let scoreTolerance: Float = 1.3e-5
     static let endToEndScoreTolerance: Float = 4.2e-4
+    static let videoScoreTolerance: Float = 7.2e-3
 
     static let models = RepoPaths.root.appendingPathComponent("Tests/BlazeKitTests/Fixtures/gestures/models")
 
@@ -226,5 +228,38 @@ struct GestureRecognizerTests {
             #expect(ours.gestures.joined().allSatisfy { GestureModels.cannedGestureNames.contains($0.categoryName ?? "") }, "\(name)")
             #expect(theirs.gestures.joined().allSatisfy { $0.categoryName == "" }, "a bundle's unlabelled classifier keeps MediaPipe's empty names")
         }
+    }
+
+    struct VideoReference: Decodable {
+        struct Frame: Decodable { let frame: Int; let timestamp_ms: Int; let hands: [ReferenceHand] }
+        let width: Int; let height: Int; let frames: [Frame]
+    }
+
+    /// Video mode on the 10-frame hand clip (Fixtures/hands/two_hands_video.y4m) against MediaPipe's
+    /// GestureRecognizer in VIDEO mode on the same frames: the same gestures frame by frame.
+    @Test(arguments: ["custom", "canned"])
+    func videoModeMatchesMediaPipe(bundle: String) throws {
+        let scratch = try ScratchFolder()
+        defer { scratch.remove() }
+        let recognizer = try Self.recognizer(try Self.modelFolder(bundle, in: scratch)) { $0.runningMode = .video }
+        let url = RepoPaths.root.appendingPathComponent("Tests/BlazeKitTests/Fixtures/gestures/\(bundle)/two_hands_video.json")
+        let reference = try JSONDecoder().decode(VideoReference.self, from: Data(contentsOf: url))
+        let reader = try Y4MReader(path: RepoPaths.root.appendingPathComponent("Tests/BlazeKitTests/Fixtures/hands/two_hands_video.y4m").path)
+        var worst: Float = 0, hands = 0
+        for want in reference.frames {
+            let frame = try #require(try reader.nextFrame())
+            let result = try recognizer.recognize(videoFrame: frame.image, timestampInMilliseconds: want.timestamp_ms)
+            try #require(result.landmarks.count == want.hands.count, "\(bundle) frame \(want.frame): \(result.landmarks.count) hands, MediaPipe \(want.hands.count)")
+            let wantLandmarks = want.hands.map { $0.landmarks.map { NormalizedLandmark(x: $0[0], y: $0[1], z: $0[2]) } }
+            for (i, r) in handMatch(result.landmarks, wantLandmarks, width: reference.width, height: reference.height).enumerated() {
+                let got = try #require(result.gestures[i].first), theirs = try #require(want.hands[r].gestures?.first)
+                #expect(got.categoryName == theirs.category_name, "\(bundle) frame \(want.frame) hand \(i)")
+                worst = worse(worst, abs(got.score - theirs.score))
+                #expect(abs(got.score - theirs.score) <= Self.videoScoreTolerance, "\(bundle) frame \(want.frame) hand \(i): \(got.score) vs \(theirs.score)")
+                hands += 1
+            }
+        }
+        print("[Gestures] \(bundle), video: \(hands) hands in \(reference.frames.count) frames; worst gesture score difference \(worst)")
+        #expect(hands == 20)
     }
 }
