@@ -262,4 +262,44 @@ struct GestureRecognizerTests {
         print("[Gestures] \(bundle), video: \(hands) hands in \(reference.frames.count) frames; worst gesture score difference \(worst)")
         #expect(hands == 20)
     }
+
+    /// A bundle folder with an entry missing, a corrupt classifier, a net in the wrong place, or
+    /// labels that do not match the classes: one typed error each, naming the file.
+    @Test func badBundlesAreTypedErrors() throws {
+        let scratch = try ScratchFolder()
+        defer { scratch.remove() }
+        func folder(_ name: String, _ files: [String: String]) throws -> String {
+            let dir = scratch.url.appendingPathComponent(name)
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            for (to, from) in files { try FileManager.default.copyItem(at: Self.models.appendingPathComponent(from), to: dir.appendingPathComponent(to)) }
+            return dir.path
+        }
+        func error(_ path: String) -> GestureRecognizerError? {
+            do { _ = try Self.recognizer(path) } catch let e as GestureRecognizerError { return e } catch { return nil }
+            return nil
+        }
+        let e = GestureModels.embedderFile, c = GestureModels.cannedFile, u = GestureModels.customFile
+        // No embedder.
+        let missing = error(try folder("missing", [c: c]))
+        #expect(missing.map { if case .modelNotFound = $0 { true } else { false } } == true && missing?.description.contains(e) == true, "\(String(describing: missing))")
+        // A classifier where the embedder belongs: wrong inputs and embedding size.
+        let swapped = error(try folder("swapped", [e: c, c: c]))
+        #expect(swapped.map { if case .invalidModel = $0 { true } else { false } } == true && swapped?.description.contains("not a gesture embedder") == true)
+        // The embedder where a classifier belongs.
+        let wrongHead = error(try folder("wrong_head", [e: e, c: e]))
+        #expect(wrongHead?.description.contains("not a gesture classifier") == true, "\(String(describing: wrongHead))")
+        // A truncated classifier file.
+        let truncatedFolder = try folder("truncated", [e: e, c: c])
+        let canned = URL(fileURLWithPath: truncatedFolder).appendingPathComponent(c)
+        try Data(try Data(contentsOf: canned).prefix(100)).write(to: canned)
+        let truncated = error(truncatedFolder)
+        #expect(truncated.map { if case .invalidModel = $0 { true } else { false } } == true && truncated?.description.contains(c) == true, "\(String(describing: truncated))")
+        // Labels that do not match the classes.
+        var graph = try Model(contentsOf: Self.models.appendingPathComponent(u)).graph
+        graph.metadata["output.0.labels"] = "a\nb"
+        #expect(throws: GestureRecognizerError.invalidModel("\(u) has 2 labels for 9 classes")) { try GestureModels.head(try Model(graph: graph), file: u) }
+        graph.metadata["output.0.labels"] = nil
+        graph.metadata["output.0.score_threshold"] = "x"
+        #expect(throws: GestureRecognizerError.self) { try GestureModels.head(try Model(graph: graph), file: u) }
+    }
 }
