@@ -12,6 +12,8 @@ mkdir -p "$corpus"/{fuzz-bkm,fuzz-tflite,fuzz-zip,fuzz-image,fuzz-y4m,fuzz-npy,f
 find "$root/Tests/BlazeImageIOTests/Fixtures"/{jpeg,png,pnm} -type f -size -64k -exec cp {} "$corpus/fuzz-image/" \;
 # Zips: the archive fixtures, at most 64 KB each.
 find "$root/Tests/BlazeConvertTests/Fixtures/zip" -name '*.zip' -size -64k -exec cp {} "$corpus/fuzz-zip/" \;
+# ... and a bundle inside a bundle (the gesture bundle's shape).
+cp "$root/Tests/BlazeConvertTests/Fixtures/gestures/nested_classifiers.task" "$corpus/fuzz-zip/"
 # Y4M: two tiny streams (4:2:0 and mono), written here.
 printf 'YUV4MPEG2 W4 H2 F30:1 C420jpeg\nFRAME\n' > "$corpus/fuzz-y4m/c420.y4m"
 head -c 12 /dev/zero | tr '\0' '\200' >> "$corpus/fuzz-y4m/c420.y4m"

@@ -1,13 +1,18 @@
 import BlazeConvert
 
-/// `.task` (zip) reader: central directory, local headers, inflate and CRC of every entry.
+/// `.task` (zip) reader: central directory, local headers, inflate and CRC of every entry, and
+/// the `.task` bundles inside a bundle (a gesture bundle nests two) the same way.
 func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
-    let bytes = [UInt8](UnsafeBufferPointer(start: data, count: size))
-    guard let archive = try? ZipArchive(bytes: bytes) else { return 0 }
-    for entry in archive.entries.prefix(64) where entry.uncompressedSize <= 1 << 24 {
-        _ = try? archive.extract(entry)
-    }
+    walk([UInt8](UnsafeBufferPointer(start: data, count: size)), depth: 0)
     return 0
+}
+
+private func walk(_ bytes: [UInt8], depth: Int) {
+    guard let archive = try? ZipArchive(bytes: bytes) else { return }
+    for entry in archive.entries.prefix(64) where entry.uncompressedSize <= 1 << 24 {
+        guard let inner = try? archive.extract(entry) else { continue }
+        if depth == 0 && entry.name.lowercased().hasSuffix(".task") { walk(inner, depth: 1) }
+    }
 }
 
 @_cdecl("fuzz_zip_main")

@@ -7,13 +7,16 @@ import Testing
 @Suite("Fuzz corpora: zip and TFLite")
 struct ConvertFuzzCorpusReplayTests {
     @Test func zipCorpus() throws {
-        try FuzzCorpus.replay("fuzz-zip") { bytes in
+        // As the harness: every entry, and the entries of a `.task` inside the bundle.
+        func walk(_ bytes: [UInt8], depth: Int) throws {
             let archive = try ZipArchive(bytes: bytes)
             for entry in archive.entries.prefix(64) where entry.uncompressedSize <= 1 << 24 {
                 let data = try archive.extract(entry)
                 #expect(data.count == Int(entry.uncompressedSize), "\(entry.name): \(data.count) bytes extracted")
+                if depth == 0 && entry.name.lowercased().hasSuffix(".task") { try walk(data, depth: 1) }
             }
         }
+        try FuzzCorpus.replay("fuzz-zip") { try walk($0, depth: 0) }
     }
 
     @Test func tfliteCorpus() throws {
