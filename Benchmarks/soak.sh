@@ -1,7 +1,7 @@
 #!/bin/bash
 # The long soak (issue: reliability): `bench --soak` with 10,000 frames per phase (faces with
 # tracking; hands in video mode with tracking and smoothing; hands in live stream with drops), on
-# the default release build. Prints the table the README quotes; `--json` for the raw figures.
+# the default release build. Prints the table docs/reliability.md quotes; `--json` for the raw figures.
 # Usage: Benchmarks/soak.sh [--frames N] [--threads N] [--json]
 set -euo pipefail
 cd "$(dirname "$0")/.."
