@@ -56,9 +56,11 @@ public struct ClassifierOptions: Sendable, Hashable {
     /// Scores below this are dropped; `nil` (the default) uses the model's own threshold from its
     /// metadata (Model Maker classifiers carry 0.5), or none.
     public var scoreThreshold: Float?
-    /// When not empty, only these labels are kept.
+    /// When not empty, only these labels are kept (names the classifier lacks are ignored, but at
+    /// least one must be its).
     public var categoryAllowlist: [String] = []
-    /// These labels are dropped (not together with an allowlist).
+    /// These labels are dropped. Not together with an allowlist: MediaPipe's ClassifierOptions
+    /// declare them mutually exclusive (its GestureRecognizer silently ignores the denylist).
     public var categoryDenylist: [String] = []
     /// At most this many categories per hand before the gesture is picked; ≤ 0: all.
     public var maxResults = -1
@@ -75,8 +77,17 @@ public struct ClassifierOptions: Sendable, Hashable {
         guard categoryAllowlist.isEmpty || categoryDenylist.isEmpty else {
             throw GestureRecognizerError.invalidOption("\(what): categoryAllowlist and categoryDenylist are mutually exclusive")
         }
-        if labels == nil && !(categoryAllowlist.isEmpty && categoryDenylist.isEmpty) {
-            throw GestureRecognizerError.invalidOption("\(what): allow and deny lists need a classifier with labels, and this one has none")
+        guard let labels else {
+            if !(categoryAllowlist.isEmpty && categoryDenylist.isEmpty) {
+                throw GestureRecognizerError.invalidOption("\(what): allow and deny lists need a classifier with labels, and this one has none")
+            }
+            return
+        }
+        // Unknown names are ignored, as MediaPipe does; an allowlist of only unknown names would
+        // silently allow everything there, which is never what it means.
+        if !categoryAllowlist.isEmpty && !categoryAllowlist.contains(where: labels.contains) {
+            throw GestureRecognizerError.invalidOption(
+                "\(what).categoryAllowlist \(categoryAllowlist) names none of the classifier's labels \(labels)")
         }
     }
 }

@@ -39,8 +39,9 @@ public final class GestureRecognizer: Sendable {
     ///
     /// - Throws: `GestureRecognizerError` — invalid options (as `HandLandmarker`'s, and classifier
     ///   options: a non-finite threshold, allow and deny lists together or for a classifier without
-    ///   labels), a delegate missing in live stream or present in another mode, a missing or
-    ///   unconverted `modelAssetPath`, missing or wrong model files.
+    ///   labels, an allowlist naming none of the labels), a delegate missing in live stream or
+    ///   present in another mode, a missing or unconverted `modelAssetPath`, missing or wrong
+    ///   model files.
     public convenience init(options: GestureRecognizerOptions) throws {
         try self.init(options: options, continuation: nil)
     }

@@ -5,8 +5,9 @@ public struct GestureRecognizerResult: Sendable, Hashable {
     /// Per hand, the recognized gesture: one category with MediaPipe's fields (index -1, the
     /// label as `categoryName` — empty for a classifier without labels, as Google's canned one in
     /// Model Maker bundles — and an empty `displayName`). Empty for a hand no classifier kept a
-    /// category for (a score threshold or allow list left none); MediaPipe drops such a hand's
-    /// entry instead, which misaligns its arrays.
+    /// category for (a score threshold or allow list left none). MediaPipe drops such a hand's
+    /// entry instead, which misaligns its arrays, and reports no hands at all when no hand has a
+    /// gesture; here every hand the landmarker found stays.
     public var gestures: [[ResultCategory]]
     /// Per hand, "Right" (index 0) or "Left" (index 1), as `HandLandmarkerResult.handedness`.
     public var handedness: [[ResultCategory]]
