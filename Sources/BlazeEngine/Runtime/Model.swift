@@ -1,8 +1,8 @@
 import Foundation
 
 /// Which kernels a session runs: the plain reference kernels (one thread, the specification), or
-/// the optimised plan (GEMM through OpenBLAS, row-split kernels on a worker pool, in-place arena
-/// reuse; SIMD kernels as they land). Results agree within parity tolerance.
+/// the optimised plan (the level's SIMD kernels and GEMM through OpenBLAS on a worker pool, fused
+/// steps, in-place arena reuse; docs/engine.md). Results agree within parity tolerance.
 public enum KernelSet: Sendable, Equatable {
     case reference
     case optimized

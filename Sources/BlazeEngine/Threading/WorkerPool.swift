@@ -126,8 +126,7 @@ public final class WorkerPool: @unchecked Sendable {
 /// waits for `remaining` (tasks not yet finished) to reach 0, not for the workers: a parked or
 /// descheduled worker that claimed nothing costs the caller nothing. Each thread subtracts its
 /// finished tasks once, after its last one: `remaining` is the one line all threads write, and a
-/// subtraction per task made an 8-task dispatch of empty tasks on 2 threads take 2.1 µs instead
-/// of 0.7 µs (AMD Zen 3).
+/// subtraction per task tripled a small dispatch's cost (docs/tuning.md, "One completion report").
 final class PoolState: @unchecked Sendable {
     /// Next unclaimed task of one thread's range (`tag << 32 | index`), alone on its cache line.
     final class TaskCounter {

@@ -10,9 +10,8 @@ enum ConvTiles {
     static let level = ISALevel.avx2
     typealias Vec = SIMD8<Float>
     /// (MR, largest NV) with MR·NV accumulators + NV weight vectors + 1 broadcast ≤ 16 ymm registers.
-    /// 5×2 is for 7×7 layers (49 pixels: 10 tiles, against 9 of 6 with one mostly shifted in):
-    /// measured on AMD Zen 3, time over the next best tile, 49×192→1152 0.98, 49×1152→192 0.95,
-    /// 49×672→112 0.97; whole nets 0.98–1.00.
+    /// 5×2 is for 7×7 layers (49 pixels: 10 tiles, against 9 of 6 with one mostly shifted in;
+    /// docs/tuning.md, "`avx2` 5×2 tile").
     static let shapes: [TileShape] = [
         TileShape(mr: 1, maxNV: 4), TileShape(mr: 2, maxNV: 4), TileShape(mr: 4, maxNV: 3), TileShape(mr: 5, maxNV: 2), TileShape(mr: 6, maxNV: 2), TileShape(mr: 8, maxNV: 1),
         TileShape(mr: 12, maxNV: 1)
@@ -80,15 +79,11 @@ enum DWShapes {
     static let forcedTilePixels = [8, 4, 2, 1]
 
     /// 3×3 and 5×5 layers with at least this many widest vectors run them in `DWPixelMajor`
-    /// rows (`borderPixels`, the output columns that touch the padding, unused at this level).
-    /// Measured on AMD Zen 3 (paired runs, time of 4-px tiles / pixel-major): 3×3
-    /// 56×56×144 1.64, 14×14×480 1.59, 96×96×32 1.22, 112×112×24 1.13 (8-px tiles 1.19),
-    /// 112×112×16 0.94 (8-px 0.87); 5×5 28×28×240 1.38, 14×14×672 1.41, 7×7×1152 1.19,
-    /// 56×56×144 s2 1.40, 28×28×32 1.26 (2-px tiles), 28×28×24 1.01.
+    /// rows (`borderPixels`, the output columns that touch the padding, unused at this level;
+    /// docs/tuning.md, "Pixel-major rows").
     static func prefersPixelMajor(_ g: ConvGeometry, wideVectors: Int, borderPixels: Int) -> Bool { wideVectors >= 3 }
-    /// `PackedDepthwiseConv2D.vectorsFactor` of 4-vector tiles. Timed on one Intel Xeon (avx512):
-    /// 4 vectors (4 adjacent cache lines per pixel) won over 2 on streamed inputs (56×56×144:
-    /// 0.89 of the 2-vector tile's time) and lost on cached ones (28×28×144: 1.14).
+    /// `PackedDepthwiseConv2D.vectorsFactor` of 4-vector tiles: 4 adjacent cache lines per pixel
+    /// help a streamed input and cost a cached one (docs/tuning.md, "Channel vectors per tile").
     static let fourVectorsFactor = (cached: 0.88, streamed: 0.84)
 
     /// Channel vectors per tile for a tile of `pixels` pixels (0: no such tile for `path`).

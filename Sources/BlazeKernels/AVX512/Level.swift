@@ -10,17 +10,9 @@ enum ConvTiles {
     static let level = ISALevel.avx512
     typealias Vec = SIMD16<Float>
     /// (MR, largest NV) with MR·NV + NV + 1 ≤ 32 zmm registers, and at most 16 accumulators when
-    /// NV > 1. The 6×3, 6×4, 8×3 and 12×2 tiles fit the registers, but LLVM keeps their
-    /// accumulators on the stack between tiles (a memset call per tile, stores after the K loop,
-    /// reloads in the epilogue). Measured on AMD Zen 4 (2026-12-02, 1 thread, ReLU6, hot):
-    /// P=12544 K=16 O=64: 6×4 62, 4×4 84 GFLOP/s; P=3136 K=24 O=144: 8×3 70, 4×4 87;
-    /// P=196 K=112 O=672: 6×4 100, 4×4 108; P=49 K=192 O=1152: 4×4 106 (roofline 116).
-    /// 7×2 covers the 7×7 maps (P=49) in 7 whole tiles where 4×4 computes 52 pixels; Zen 4
-    /// (2026-12-03, alternating runs): 0.94× the 4×4's time at K=192 O=1152, K=1152 O=192, K=672 O=192.
-    /// No 8-row tiles: LLVM hoists the 32 broadcasts of an 8×2 tile's four-step K iteration and
-    /// spills 15 of them (a stack store and reload per iteration). Zen 4 (2026-12-04, 1 thread,
-    /// ReLU6, hot, % of the roofline): P=12544 K=16 O=64 8×2 72, 4×4 87; P=196 K=112 O=672 82, 4×4 99;
-    /// P=49 K=192 O=1152 74, 7×2 98; P=3136 K=24 O=144 77, 12×1 95.
+    /// NV > 1: LLVM keeps larger tiles' accumulators on the stack between tiles. 7×2 covers a 7×7
+    /// map in whole tiles. No 8-row tiles: LLVM hoists an 8×2 tile's 32 broadcasts and spills 15.
+    /// Evidence: docs/tuning.md, "`avx512` tile shapes".
     static let shapes: [TileShape] = [
         TileShape(mr: 1, maxNV: 4), TileShape(mr: 2, maxNV: 4), TileShape(mr: 4, maxNV: 4), TileShape(mr: 6, maxNV: 2), TileShape(mr: 7, maxNV: 2),
         TileShape(mr: 12, maxNV: 1),
@@ -56,9 +48,7 @@ enum ConvTiles {
 
     /// Tiles of 8-lane (ymm) vectors, the same shapes with the same 32 registers. On a CPU whose
     /// 16-lane FMA costs two 8-lane ones (`wideVectorCost`, AMD Zen 4) they waste fewer lanes
-    /// where O is not a multiple of 16. Measured on AMD Zen 4 (2026-12-02, 1 thread, ReLU6, hot
-    /// min; 8-lane figures from the avx2 level's 4×3 tile): P=3136 K=144 O=24: 16-lane 8×2 (dropped since) 78,
-    /// 8-lane 110 GFLOP/s; P=784 K=240 O=40: 94 vs 111; P=3136 K=24 O=144: 101 vs 97.
+    /// where O is not a multiple of 16 (docs/tuning.md, "8-lane tiles at `avx512`").
     typealias NarrowVec = SIMD8<Float>
     static let narrowShapes: [TileShape] = shapes
 
@@ -99,20 +89,13 @@ enum DWShapes {
     /// input streams (`PackedDepthwiseConv2D.streamsInput`) and at most a tenth of the output
     /// columns touch the padding (`borderPixels`: those run one pixel at a time, on their valid
     /// columns; zero columns through pointer selects, as the border tiles do, were slower still).
-    /// Measured on AMD Zen 4 (`bench --layer depthwise … --tile`, medians of 5 alternating runs,
-    /// hot / cold ms, pixel-major against the best tile): 112×112×64 s2 0.072/0.19 vs
-    /// 0.082/0.22, 56×56×144 0.127/0.24 vs 0.149/0.36, 56×56×144 5×5 s2 0.092/0.22 vs
-    /// 0.099/0.25, 28×28×240 s2 0.017/0.052 vs 0.023/0.081; tiles won on 5×5 stride-1 layers
-    /// (28×28×240 0.131 vs 0.123 hot, 7×7×1152 0.064 vs 0.036: 4 of every 28 and 5 of 7 pixels
-    /// on the border), on 14×14×480 hot (0.036 vs 0.031) and on 112×112×24 (one 16-lane vector).
+    /// Tiles win on cached inputs and where many pixels touch the padding (docs/tuning.md,
+    /// "Pixel-major rows").
     static func prefersPixelMajor(_ g: ConvGeometry, wideVectors: Int, borderPixels: Int) -> Bool {
         wideVectors >= 2 && PackedDepthwiseConv2D.streamsInput(g) && borderPixels * 10 <= g.outW
     }
     /// `PackedDepthwiseConv2D.vectorsFactor` of 4-vector tiles: as costly per computed pixel as one
-    /// vector, so 2-vector tiles win on equal pixel counts. Measured on AMD Zen 4 (hot ms, 8×1 /
-    /// 4×2 / 2×4 tiles): 5×5 28×28×240 0.134/0.123/0.147, 14×14×672 0.094/0.091/0.106 (2×4
-    /// computes 14 pixels a row, the others 16), 7×7×1152 0.048/0.049/0.056, 3×3 14×14×480
-    /// 0.033/0.031/0.033; one Intel Xeon had 4 vectors losing to 2 on cached inputs (1.14).
+    /// vector, so 2-vector tiles win on equal pixel counts (docs/tuning.md, "Channel vectors per tile").
     static let fourVectorsFactor = (cached: 1.0, streamed: 1.0)
 
     /// Channel vectors per tile for a tile of `pixels` pixels (0: no such tile for `path`).

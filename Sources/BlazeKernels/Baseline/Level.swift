@@ -70,14 +70,11 @@ enum DWShapes {
     static let forcedTilePixels = [4, 2, 1]
 
     /// 3×3 and 5×5 layers with at least this many widest vectors run them in `DWPixelMajor`
-    /// rows (`borderPixels`, the output columns that touch the padding, unused at this level).
-    /// Measured on AMD Zen 3 (`BLAZE_ISA=baseline`, paired runs, 4-px tiles /
-    /// pixel-major): 3×3 56×56×144 1.67, 96×96×32 1.25, 112×112×24 1.14, 112×112×16 1.11;
-    /// 5×5 28×28×240 1.60, 7×7×1152 1.62, 56×56×144 s2 1.57, 28×28×32 1.42, 56×56×24 1.27.
+    /// rows (`borderPixels`, the output columns that touch the padding, unused at this level;
+    /// docs/tuning.md, "Pixel-major rows").
     static func prefersPixelMajor(_ g: ConvGeometry, wideVectors: Int, borderPixels: Int) -> Bool { wideVectors >= 4 }
-    /// `PackedDepthwiseConv2D.vectorsFactor` of 4-vector tiles. Timed on one Intel Xeon (avx512):
-    /// 4 vectors (4 adjacent cache lines per pixel) won over 2 on streamed inputs (56×56×144:
-    /// 0.89 of the 2-vector tile's time) and lost on cached ones (28×28×144: 1.14).
+    /// `PackedDepthwiseConv2D.vectorsFactor` of 4-vector tiles: 4 adjacent cache lines per pixel
+    /// help a streamed input and cost a cached one (docs/tuning.md, "Channel vectors per tile").
     static let fourVectorsFactor = (cached: 0.88, streamed: 0.84)
 
     /// Channel vectors per tile for a tile of `pixels` pixels (0: no such tile for `path`).

@@ -2,7 +2,8 @@
 /// weights, geometry resolved, the work split decided. Built once per session; `execute` then
 /// allocates nothing.
 ///
-/// Where a faster kernel lands (Kernels/SIMD), its case here is the one place to call it from.
+/// A kernel of a level (`ISAKernelSet`, Sources/BlazeKernels) is called from its case here and
+/// nowhere else.
 enum PlannedStep {
     /// Nothing to do (a RESHAPE whose output shares its input's memory).
     case none

@@ -1,4 +1,4 @@
-/// Steps that run the packed kernels of Kernels/SIMD, split across a `WorkerPool` into contiguous
+/// Steps that run the packed kernels of the active level (Sources/BlazeKernels), split across a `WorkerPool` into contiguous
 /// ranges of the kernel's work units. The kernels give the same bytes for any split, so results do
 /// not depend on the thread count. Each kernel is created (weights packed) once when the session
 /// plans its steps.

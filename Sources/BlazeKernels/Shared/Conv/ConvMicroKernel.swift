@@ -157,10 +157,7 @@ enum ConvTile<V: KernelVector, let MR: Int, let NV: Int> {
                 var n = j.length
                 // Contiguous segments go four K steps per iteration: the pixels' input addresses
                 // are then formed once per four steps instead of once per step, a chain of
-                // MR − 1 dependent adds per step that cost as many issue slots as the FMAs left
-                // (measured on AMD Zen 3, avx2, against LiteRT in lockstep, one layer alone:
-                // 7×7×192→1152 1.15 → 0.96, 7×7×1152→192 0.95 → 0.84, 56×56×24→144 1.30 → 1.13;
-                // whole nets 0.90–0.98 of the one-step loop).
+                // MR − 1 dependent adds per step (docs/tuning.md, "Four K steps per iteration").
                 if j.strideK == 1 {
                     while n >= 4 {
                         prefetchForRead(UnsafeRawPointer(wp + j.prefetchAhead))

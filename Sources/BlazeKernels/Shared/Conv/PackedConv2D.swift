@@ -107,8 +107,8 @@ final class PackedConv2D: ConvKernel, @unchecked Sendable {
         // Spatial extent the tiles run along, for the tile choice.
         let P = g.batch * g.outH * g.outW
         let rowPixels: Int
-        // Few outputs: dot products over C beat channel-vector tiles that would waste most lanes.
-        // Measured (Zen 5): 2× faster for O ≤ 2, 1.4× for O = 6 with C = 256, slower otherwise.
+        // Few outputs: dot products over C beat channel-vector tiles that would waste most lanes
+        // (docs/tuning.md, "Dot products for few outputs").
         let useDot = pointwise && !useBLAS && !channelMajorInput && ConvTiles.lanes > 1 && (O <= 2 || (O <= 6 && g.inC >= 192))
         if pointwise {
             kind = useBLAS ? .blasPointwise : (useDot ? .dotPointwise : .pointwise)
@@ -120,9 +120,8 @@ final class PackedConv2D: ConvKernel, @unchecked Sendable {
 
         // Tile choice: minimise estimated cycles over the instantiated shapes of every lane width
         // (costs in narrow vector operations). A narrower width must win by 15 %: it needs twice
-        // the broadcasts per FMA, which the model does not count. Measured on AMD Zen 4 (paired,
-        // 1 thread): O=24 (model 25 % fewer cycles) 1.16–1.38× faster, O=40 (15 %) 0.95–1.05×,
-        // P=64 K=384 O=97 (7 %) 0.91× — slower.
+        // the broadcasts per FMA, which the model does not count (docs/tuning.md, "8-lane tiles
+        // at `avx512`").
         var best = (mr: 1, nv: 1, lanes: ConvTiles.lanes, cost: Double.infinity)
         for (lanes, shapes, scale) in [
             (ConvTiles.lanes, ConvTiles.shapes, ConvTiles.wideVectorCost), (ConvTiles.narrowLanes, ConvTiles.narrowShapes, 1.15)
@@ -218,9 +217,8 @@ final class PackedConv2D: ConvKernel, @unchecked Sendable {
         // Work units.
         if pointwise {
             // Units of 8 tiles, up to 32 while at least 32 units remain: each unit pays the strip
-            // setup once, which small-K layers feel (Zen 4, avx512, 1 thread, hot: 12544×16→64
-            // 104 → 109 GFLOP/s, 9216×32→32 106 → 109); 32-tile units on maps with fewer than 32
-            // such units left two threads unevenly loaded (palm_detection_full 1.06× the time at 2).
+            // setup once, which small-K layers feel, and fewer units load two threads unevenly
+            // (docs/tuning.md, "Pointwise work units").
             let tilesPerUnit = 8 * min(4, max(1, P / (tileRows * 8 * 32)))
             pixelsPerUnit = useBLAS ? 128 : (useDot ? 64 : tileRows * tilesPerUnit)
             spatialUnits = (P + pixelsPerUnit - 1) / pixelsPerUnit
@@ -404,9 +402,7 @@ final class PackedConv2D: ConvKernel, @unchecked Sendable {
             let range = blockRange(group: group)
             // Runs of full-width blocks go as one strip each, tile by tile: each tile's pixels get
             // all the run's channels before the next tile starts, so the output is written in one
-            // forward sweep (measured on AMD Zen 3, avx2, hot, time over the block-by-block strips:
-            // 12544×16→64 0.92, 3136×24→144 0.94, 196×112→672 0.96, 49×192→1152 0.98,
-            // 196×672→112 0.99; whole nets 0.98–0.99 at 1 thread, 0.95–0.97 at 2).
+            // forward sweep (docs/tuning.md, "Forward sweep").
             var first = range.lowerBound
             while whole > 0 && first < range.upperBound {
                 let swept = sweepBlockCount(first..<range.upperBound, whole: whole, &j)
@@ -425,10 +421,8 @@ final class PackedConv2D: ConvKernel, @unchecked Sendable {
                     j.blockWeightStride = swept > 1 ? blocks[first + 1].offset - b.offset : 0
                     // While this run's tiles compute, they prefetch the next run's weights (the next channel
                     // group of a small-spatial layer), else its first tile waits on memory for all of them:
-                    // in the net a 7×7 layer's 0.9 MB of weights come from L3 or DRAM on every inference.
-                    // Measured on AMD Zen 4, avx512, 1 thread: alone with cold caches 49×192→1152 0.245 →
-                    // 0.217 ms, 49×1152→192 0.260 → 0.207 (hot 0.19); whole nets, alternating runs:
-                    // hand_landmark_full 0.93–0.95, hand_landmark_lite 0.975, others 0.99–1.01.
+                    // in the net a 7×7 layer's 0.9 MB of weights come from L3 or DRAM on every inference
+                    // (docs/tuning.md, "Weights prefetched a run ahead").
                     j.prefetchAhead = first + swept < blocks.count ? blocks[first + swept].offset - b.offset : 0
                     ConvTiles.run(lanes: tileLanes, mr: mr, nv: b.nv, j, strip: tiles)
                     j.stripBlocks = 1

@@ -13,11 +13,8 @@ import BlazeEngineCore
 ///
 /// Rows in the padding are skipped (`kyLo..<kyHi`). Every pixel's sum runs over its taps in
 /// kernel order from zero, then adds the bias — the order and rounding of the tiles
-/// (`DWTiles`), so both give the same values. Measured on AMD Zen 3 (avx2), time of the 4-pixel
-/// tiles over pixel-major in alternating runs: 3×3 56×56×144 1.38 when pixel-major was one pixel
-/// × 4 vectors at a time (nine tap pointers per pixel), 1.64 with 2 pixels × 2 vectors; 5×5
-/// layers went from 0.8–1.0 with a single vector per step at the row ends to 1.2–1.5 with four
-/// (the level's `DWShapes.prefersPixelMajor` lists the layers).
+/// (`DWTiles`), so both give the same values. Why this shape (2 or 4 pixels at once, four vectors
+/// per step at the row ends): docs/tuning.md, "Pixel-major rows".
 ///
 /// `F`: the fusion bits of `FusedEpilogue.tileMode` that change the loop (2: residual, 4: PReLU),
 /// a type parameter as in `ConvFinish`: an optional residual vector per store had compiled to

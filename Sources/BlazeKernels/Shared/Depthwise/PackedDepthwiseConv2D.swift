@@ -199,9 +199,8 @@ final class PackedDepthwiseConv2D: DepthwiseKernel, @unchecked Sendable {
     static func streamsInput(_ g: ConvGeometry) -> Bool { g.inH * g.inW * g.inC * 4 > 512 * 1024 }
 
     /// Relative cost per computed pixel of a tile of `b` channel vectors: 1 for one vector,
-    /// 0.86 for two, the level's `DWShapes.fourVectorsFactor` for four. Timed alternately on
-    /// one Intel Xeon (avx512), tiles of 2 and 4 vectors took 0.72–0.95 of the 8×1 tile's time
-    /// on 3×3 layers of 42–288 channels (0.93–1.19 at avx2).
+    /// 0.86 for two, the level's `DWShapes.fourVectorsFactor` for four (docs/tuning.md,
+    /// "Channel vectors per tile").
     static func vectorsFactor(_ b: Int, streaming: Bool) -> Double {
         switch b {
         case 1: 1

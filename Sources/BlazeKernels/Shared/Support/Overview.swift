@@ -1,5 +1,5 @@
 // BlazeKernels/Shared: prepared (packed-at-load) CPU kernels in plain Swift SIMD, compiled once per
-// ISA level (Baseline/, AVX2/, AVX512/ link this folder; each adds its Level.swift of tile tables).
+// ISA level (Baseline/, AVX2/, AVX512/, NEON/ link this folder; each adds its Level.swift of tile tables).
 //
 // KERNELS
 // - `PackedConv2D`          CONV_2D (1×1 pointwise, any k×k / stride / dilation / padding, computed
@@ -11,6 +11,10 @@
 // - `Pool2DKernel`          MAX_POOL_2D / AVERAGE_POOL_2D (any window; 2×2 s2 in the nets).
 // - `ResizeBilinearKernel`  RESIZE_BILINEAR (bit-identical to the reference).
 // - `SIMDElementwise`       ADD (+ activation), ADD + PRELU, PRELU (per channel), channel PAD.
+// - `ChannelMajorConv`      TRANSPOSE → pointwise CONV_2D … → TRANSPOSE chains (MLP-Mixer token
+//                           mixing) run on the channel-major tensors, no transposes.
+// - `LayerNormRows`         the ten nodes of a layer normalisation over the last axis as one pass
+//                           per row, bitwise the reference kernels' result.
 //
 // LIFECYCLE AND MEMORY
 // - Create each kernel once per model (at load): init copies and packs the weights into 64-byte
