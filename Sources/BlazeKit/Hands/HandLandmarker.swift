@@ -69,7 +69,7 @@ public final class HandLandmarker: @unchecked Sendable {
         let models = try HandModels.load(options)
         self.options = options
         pipeline = HandPipeline(models: models, options: options)
-        pool = SessionPool(models: models, threads: options.numThreads)
+        pool = SessionPool(models: models, threads: options.numThreads, numHands: options.numHands)
         tracker = options.runningMode == .image ? nil : HandTracker()
         smoothing = options.smoothLandmarks && options.runningMode != .image ? options.smoothingParameters : nil
         liveStream = LiveStreamRunner(label: "HandLandmarker", continuation: continuation)

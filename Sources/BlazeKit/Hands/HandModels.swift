@@ -106,15 +106,23 @@ struct HandModels: Sendable {
     }
 }
 
-/// One palm session and one landmark session: what one thread needs to run the pipeline.
-/// Not thread-safe; `SessionPool` hands each to one thread at a time.
+/// One palm session and one landmark session: what one call needs to run the pipeline.
+/// Not thread-safe; `SessionPool` hands each to one call at a time.
 final class HandSessions {
     let palm: Session
+    /// Runs one hand's landmark net over all the threads.
     let landmark: Session
+    /// With several threads and hands: one single-threaded landmark session per hand that runs
+    /// at once, and the pool that runs them side by side (`HandPipeline.landmarks(in:rois:sessions:)`).
+    let handLandmarks: [Session]
+    let handPool: WorkerPool?
 
-    init(models: HandModels, threads: Int?) {
+    init(models: HandModels, threads: Int?, numHands: Int) {
         palm = models.palm.makeSession(threads: threads)
         landmark = models.landmark.makeSession(threads: threads)
+        let sideBySide = min(landmark.threads, numHands)
+        handLandmarks = sideBySide > 1 ? (0..<sideBySide).map { _ in models.landmark.makeSession(threads: 1) } : []
+        handPool = sideBySide > 1 ? WorkerPool(threadCount: sideBySide) : nil
     }
 }
 
@@ -126,10 +134,12 @@ final class SessionPool: @unchecked Sendable {
     private var free: [HandSessions] = []
     private let models: HandModels
     private let threads: Int?
+    private let numHands: Int
 
-    init(models: HandModels, threads: Int?) {
+    init(models: HandModels, threads: Int?, numHands: Int) {
         self.models = models
         self.threads = threads
+        self.numHands = numHands
     }
 
     /// Session sets made so far (the most calls that ever ran at once).
@@ -142,7 +152,7 @@ final class SessionPool: @unchecked Sendable {
                 if let idle = free.popLast() { return idle }
                 createdCount += 1
                 return nil
-            } ?? HandSessions(models: models, threads: threads)
+            } ?? HandSessions(models: models, threads: threads, numHands: numHands)
         defer { lock.withLock { free.append(sessions) } }
         return try body(sessions)
     }

@@ -59,6 +59,20 @@ struct HandPipeline: Sendable {
 
     /// The landmark net on `roi` (§6.4): the decoded hand, or nil when presence fails
     /// (`presence > minHandPresenceConfidence` keeps it).
+    /// The hands in `rois`, in order (nil where the presence test failed). Several hands with a
+    /// `handPool` run side by side, each on its own single-threaded session: in the pipeline that
+    /// scales with the threads where one net over all of them did not (docs/tuning.md, "Hands
+    /// side by side"). Either way the values are the same (the kernels give the same results at
+    /// every thread count).
+    func landmarks(in image: VisionImage, rois: [NormalizedRect], sessions: HandSessions) throws -> [DecodedHand?] {
+        guard rois.count > 1, let pool = sessions.handPool else {
+            return try rois.map { try landmarks(in: image, roi: $0, session: sessions.landmark) }
+        }
+        let job = HandLandmarksJob(pipeline: self, image: image, rois: rois, sessions: sessions.handLandmarks)
+        pool.run(job, taskCount: sessions.handLandmarks.count)
+        return try job.results()
+    }
+
     func landmarks(in image: VisionImage, roi: NormalizedRect, session: Session) throws -> DecodedHand? {
         do {
             try image.toTensor(roi: roi, options: Self.landmarkCrop, into: session.inputBuffers[0])
@@ -87,6 +101,42 @@ struct HandPipeline: Sendable {
                 ? HandednessConvention.tasks.labels.1 : HandednessConvention.tasks.labels.0
         }
         return ResultCategory(index: c.index, score: c.score, categoryName: c.categoryName, displayName: c.categoryName)
+    }
+}
+
+/// Hands side by side: task `t` runs the hands `t`, `t + sessions.count`, … on `sessions[t]`, so
+/// which hand uses which session does not depend on which thread runs the task.
+private final class HandLandmarksJob: ParallelJob {
+    let pipeline: HandPipeline
+    let image: VisionImage
+    let rois: [NormalizedRect]
+    let sessions: [Session]
+    /// One slot per ROI, each written by one task.
+    private let outcomes: UnsafeMutableBufferPointer<Result<DecodedHand?, any Error>?>
+
+    init(pipeline: HandPipeline, image: VisionImage, rois: [NormalizedRect], sessions: [Session]) {
+        self.pipeline = pipeline
+        self.image = image
+        self.rois = rois
+        self.sessions = sessions
+        outcomes = .allocate(capacity: rois.count)
+        outcomes.initialize(repeating: nil)
+    }
+
+    deinit {
+        outcomes.deinitialize()
+        outcomes.deallocate()
+    }
+
+    func runTask(_ t: Int) {
+        for i in stride(from: t, to: rois.count, by: sessions.count) {
+            outcomes[i] = Result { try pipeline.landmarks(in: image, roi: rois[i], session: sessions[t]) }
+        }
+    }
+
+    /// The hands in ROI order; the first ROI's error if any failed.
+    func results() throws -> [DecodedHand?] {
+        try outcomes.map { try $0!.get() }
     }
 }
 

@@ -45,12 +45,11 @@ extension HandPipeline {
         }
         rects = rects.prefix(numHands).filter { !$0.rect.isEmptySentinel }
 
+        work.landmarkRuns += rects.count
+        let hands = try landmarks(in: image, rois: rects.map(\.rect), sessions: sessions)
         var found: [FoundHand] = []
-        for r in rects {
-            work.landmarkRuns += 1
-            if let hand = try landmarks(in: image, roi: r.rect, session: sessions.landmark) {
-                found.append(FoundHand(hand: hand, trackingID: r.trackingID))
-            }
+        for (r, hand) in zip(rects, hands) {
+            if let hand { found.append(FoundHand(hand: hand, trackingID: r.trackingID)) }
         }
         let kept = deduplicatedHandIndices(found.map(\.hand.landmarks), imageSize: size)
         found = kept.map { found[$0] }
