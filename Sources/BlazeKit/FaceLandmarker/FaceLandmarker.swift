@@ -34,7 +34,7 @@ public final class FaceLandmarker: @unchecked Sendable {
     /// The options the landmarker was made with (the delegate is still held weakly).
     public let options: FaceLandmarkerOptions
     let pipeline: FaceLandmarkerPipeline
-    private let pool: FaceSessionPool
+    private let pool: SessionPool<FaceSessions>
     let lock = NSLock()
     /// Serializes video frames (held for a whole frame, while `lock` is only held briefly).
     let frameLock = NSLock()
@@ -65,7 +65,8 @@ public final class FaceLandmarker: @unchecked Sendable {
         let models = try FaceLandmarkerModels.load(options)
         self.options = options
         pipeline = FaceLandmarkerPipeline(options: options)
-        pool = FaceSessionPool(models: models, threads: options.numThreads)
+        let threads = options.numThreads
+        pool = SessionPool { models.makeSessions(threads: threads) }
         tracker = options.runningMode == .image ? nil : FaceLandmarkerTracker()
         liveStream = LiveStreamRunner(label: "FaceLandmarker", continuation: continuation)
     }

@@ -35,7 +35,7 @@ public final class FaceDetector: Sendable {
     public let options: FaceDetectorOptions
     let configuration: FaceDetectorConfiguration
     let nets: FaceNets
-    let pool: FaceSessionPool
+    let pool: SessionPool<FaceSessions>
     /// Tracking state; with tracking on, its lock is held for a whole call (call order).
     let tracker = Locked(FaceTracker())
     /// Runs `process` calls: serial with tracking (call order), concurrent otherwise.
@@ -59,8 +59,9 @@ public final class FaceDetector: Sendable {
         try options.validate()
         self.options = options
         configuration = FaceDetectorConfiguration(options.performanceMode)
-        nets = try FaceNets(options: options, modelDirectory: modelDirectory)
-        pool = FaceSessionPool(nets: nets)
+        let nets = try FaceNets(options: options, modelDirectory: modelDirectory)
+        self.nets = nets
+        pool = SessionPool { nets.makeSessions() }
         workQueue =
             options.isTrackingEnabled
             ? DispatchQueue(label: "BlazeKit.FaceDetector.work")

@@ -64,9 +64,9 @@ struct FaceNets: Sendable {
 let meshInputSize = 256
 let meshPointCount = 478
 
-/// One set of sessions: used by one call at a time (a `FaceSessionPool` hands it out).
+/// One set of sessions: used by one call at a time (a `SessionPool` lends it out).
 final class FaceSessions: @unchecked Sendable {
-    // @unchecked: a set is owned by exactly one call between `FaceSessionPool.take` and `put`.
+    // @unchecked: a set is owned by exactly one call while a `SessionPool` lends it.
     let detector: Session
     let mesh: Session?
     let blendshapes: Session?
@@ -75,41 +75,5 @@ final class FaceSessions: @unchecked Sendable {
         self.detector = detector
         self.mesh = mesh
         self.blendshapes = blendshapes
-    }
-}
-
-/// Idle session sets of one detector or landmarker. A call takes a set (making a new one when
-/// all are busy) and returns it; so N concurrent calls use N sets and a single caller reuses one.
-final class FaceSessionPool: Sendable {
-    private let makeSessions: @Sendable () -> FaceSessions
-    private let idle = Locked<[FaceSessions]>([])
-    /// Sets kept for reuse; extra ones made under a burst of concurrent calls are dropped.
-    private let maxIdle = 8
-
-    init(nets: FaceNets) {
-        makeSessions = { nets.makeSessions() }
-    }
-
-    init(models: FaceLandmarkerModels, threads: Int?) {
-        makeSessions = { models.makeSessions(threads: threads) }
-    }
-
-    private let createdCount = Locked(0)
-    /// Session sets made so far (a burst of concurrent calls makes more; idle extras are dropped).
-    var created: Int { createdCount.withLock { $0 } }
-
-    func withSessions<R>(_ body: (FaceSessions) throws -> R) rethrows -> R {
-        let sessions =
-            idle.withLock { $0.popLast() }
-            ?? {
-                createdCount.withLock { $0 += 1 }
-                return makeSessions()
-            }()
-        defer {
-            idle.withLock { list in
-                if list.count < maxIdle { list.append(sessions) }
-            }
-        }
-        return try body(sessions)
     }
 }

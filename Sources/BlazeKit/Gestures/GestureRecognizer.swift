@@ -29,7 +29,7 @@ public final class GestureRecognizer: Sendable {
     public let options: GestureRecognizerOptions
     private let hands: HandLandmarker
     private let models: GestureModels
-    private let sessions: Locked<[GestureSessions]>
+    private let sessions: SessionPool<GestureSessions>
     /// Live-stream frames, dropped frames and `close()` (every mode).
     private let liveStream: LiveStreamRunner<GestureRecognizerLiveStreamResult>
     /// The last live-stream timestamp accepted.
@@ -85,7 +85,8 @@ public final class GestureRecognizer: Sendable {
         hands = try HandLandmarker(options: options.handLandmarkerOptions(handModelFolder: handFolder))
         self.options = options
         self.models = models
-        sessions = Locked([])
+        let threads = options.numThreads
+        sessions = SessionPool { models.makeSessions(threads: threads) }
         liveStream = LiveStreamRunner(label: "GestureRecognizer", continuation: continuation)
     }
 
@@ -164,9 +165,10 @@ public final class GestureRecognizer: Sendable {
 
     /// Classifies every hand of `found`.
     private func gestures(of found: HandLandmarkerResult, image: VisionImage) throws -> GestureRecognizerResult {
-        let set = sessions.withLock { $0.popLast() } ?? models.makeSessions(threads: options.numThreads)
-        // Sets made under a burst of concurrent calls beyond a few are dropped, as FaceSessionPool does.
-        defer { sessions.withLock { if $0.count < 8 { $0.append(set) } } }
+        try sessions.withSessions { try gestures(of: found, image: image, with: $0) }
+    }
+
+    private func gestures(of found: HandLandmarkerResult, image: VisionImage, with set: GestureSessions) throws -> GestureRecognizerResult {
         var gestures: [[ResultCategory]] = []
         for i in found.landmarks.indices {
             guard var handedness = found.handedness[i].first else { gestures.append([]); continue }

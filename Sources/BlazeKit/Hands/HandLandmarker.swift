@@ -36,7 +36,7 @@ public final class HandLandmarker: @unchecked Sendable {
     /// The options the landmarker was made with (the delegate is still held weakly).
     public let options: HandLandmarkerOptions
     let pipeline: HandPipeline
-    private let pool: SessionPool
+    private let pool: SessionPool<HandSessions>
     let lock = NSLock()
     /// Serializes video frames (held for a whole frame, while `lock` is only held briefly).
     let frameLock = NSLock()
@@ -69,7 +69,8 @@ public final class HandLandmarker: @unchecked Sendable {
         let models = try HandModels.load(options)
         self.options = options
         pipeline = HandPipeline(models: models, options: options)
-        pool = SessionPool(models: models, threads: options.numThreads, numHands: options.numHands)
+        let (threads, numHands) = (options.numThreads, options.numHands)
+        pool = SessionPool { HandSessions(models: models, threads: threads, numHands: numHands) }
         tracker = options.runningMode == .image ? nil : HandTracker()
         smoothing = options.smoothLandmarks && options.runningMode != .image ? options.smoothingParameters : nil
         liveStream = LiveStreamRunner(label: "HandLandmarker", continuation: continuation)

@@ -107,7 +107,7 @@ struct HandModels: Sendable {
 }
 
 /// One palm session and one landmark session: what one call needs to run the pipeline.
-/// Not thread-safe; `SessionPool` hands each to one call at a time.
+/// Not thread-safe; a `SessionPool` lends each to one call at a time.
 final class HandSessions {
     let palm: Session
     /// Runs one hand's landmark net over all the threads.
@@ -123,37 +123,5 @@ final class HandSessions {
         let sideBySide = min(landmark.threads, numHands)
         handLandmarks = sideBySide > 1 ? (0..<sideBySide).map { _ in models.landmark.makeSession(threads: 1) } : []
         handPool = sideBySide > 1 ? WorkerPool(threadCount: sideBySide) : nil
-    }
-}
-
-/// A free list of `HandSessions` behind a lock: a caller borrows a set for one frame, so
-/// concurrent image-mode calls run in parallel without sharing a session.
-final class SessionPool: @unchecked Sendable {
-    // @unchecked: `free` is only touched under `lock`; a borrowed set belongs to one thread.
-    private let lock = NSLock()
-    private var free: [HandSessions] = []
-    private let models: HandModels
-    private let threads: Int?
-    private let numHands: Int
-
-    init(models: HandModels, threads: Int?, numHands: Int) {
-        self.models = models
-        self.threads = threads
-        self.numHands = numHands
-    }
-
-    /// Session sets made so far (the most calls that ever ran at once).
-    var created: Int { lock.withLock { createdCount } }
-    private var createdCount = 0
-
-    func withSessions<R>(_ body: (HandSessions) throws -> R) rethrows -> R {
-        let sessions =
-            lock.withLock { () -> HandSessions? in
-                if let idle = free.popLast() { return idle }
-                createdCount += 1
-                return nil
-            } ?? HandSessions(models: models, threads: threads, numHands: numHands)
-        defer { lock.withLock { free.append(sessions) } }
-        return try body(sessions)
     }
 }

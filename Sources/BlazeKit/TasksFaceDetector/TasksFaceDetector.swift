@@ -18,13 +18,12 @@ import Foundation
 /// frame; timestamps must strictly increase; live stream drops frames while busy. Image-mode
 /// calls may run on many threads at once.
 public final class TasksFaceDetector: @unchecked Sendable {
-    // @unchecked: sessions are borrowed from `idle` by one thread at a time; the rest is
+    // @unchecked: sessions are borrowed from `sessions` by one call at a time; the rest is
     // immutable or guards itself.
 
     public let options: TasksFaceDetectorOptions
-    private let model: Model
     private let configuration = FaceDetectorConfiguration(.fast)
-    private let idle = Locked<[Session]>([])
+    private let sessions: SessionPool<Session>
     private let lastTimestamp = Locked<Int?>(nil)
     /// Live-stream frames, dropped frames and `close()`.
     private let liveStream: LiveStreamRunner<Result<FaceDetectorResult, TasksFaceDetectorError>>
@@ -45,7 +44,9 @@ public final class TasksFaceDetector: @unchecked Sendable {
         let url = try FaceLandmarkerModels.locate(
             [FaceLandmarkerModels.detectorNames], bundled: [.faceDetectionShortRange],
             modelAssetPath: options.baseOptions.modelAssetPath)[0]
-        model = try FaceLandmarkerModels.loadDetector(url)
+        let model = try FaceLandmarkerModels.loadDetector(url)
+        let threads = options.numThreads
+        sessions = SessionPool { model.makeSession(threads: threads) }
         self.options = options
         liveStream = LiveStreamRunner(label: "TasksFaceDetector", continuation: continuation)
     }
@@ -130,8 +131,10 @@ public final class TasksFaceDetector: @unchecked Sendable {
     }
 
     private func run(_ image: VisionImage, timestamp: Int) throws -> FaceDetectorResult {
-        let session = idle.withLock { $0.popLast() } ?? model.makeSession(threads: options.numThreads)
-        defer { idle.withLock { $0.append(session) } }
+        try sessions.withSessions { try run(image, timestamp: timestamp, on: $0) }
+    }
+
+    private func run(_ image: VisionImage, timestamp: Int, on session: Session) throws -> FaceDetectorResult {
         let w = image.uprightWidth, h = image.uprightHeight
         do {
             let transform = try image.toTensor(roi: nil, options: configuration.detectorCrop, into: session.inputBuffers[0])
