@@ -16,13 +16,7 @@ extension FaceLandmarker {
     {
         var options = options
         options.runningMode = .liveStream
-        let (stream, continuation) = AsyncStream<FaceLandmarkerLiveStreamResult>.makeStream()
-        do {
-            return (try FaceLandmarker(options: options, continuation: continuation), stream)
-        } catch {
-            continuation.finish()
-            throw error
-        }
+        return try TaskCore.withStream { try FaceLandmarker(options: options, continuation: $0) }
     }
 
     /// Live-stream mode: hands `image` to the landmarker and returns at once. The result goes to
@@ -38,21 +32,11 @@ extension FaceLandmarker {
     @discardableResult
     public func detectAsync(image: VisionImage, timestampInMilliseconds timestamp: Int) throws -> Bool {
         let method = "detectAsync(image:timestampInMilliseconds:)"
-        try checkMode(.liveStream, method: method)
-        return try liveStream.submit(
+        try core.check(.liveStream, method: method)
+        return try core.submit(
             method: method, timestamp: timestamp,
-            accept: { try lock.withLock { try acceptTimestamp(timestamp) } },
-            process: { [self] in
-                let outcome: Result<FaceLandmarkerResult, FaceLandmarkerError>
-                do {
-                    outcome = .success(try frameLock.withLock { try processTracked(image, timestamp: timestamp) })
-                } catch let error as FaceLandmarkerError {
-                    outcome = .failure(error)
-                } catch {
-                    outcome = .failure(.invalidImage("\(error)", underlying: error as? BlazeError))
-                }
-                return FaceLandmarkerLiveStreamResult(timestampInMilliseconds: timestamp, result: outcome)
-            },
+            process: { [self] in try processTracked(image, timestamp: timestamp) },
+            wrap: { FaceLandmarkerLiveStreamResult(timestampInMilliseconds: timestamp, result: $0) },
             deliver: { [self] in deliver($0) })
     }
 
@@ -70,7 +54,7 @@ extension FaceLandmarker {
 
     /// Test hook: runs on the processing queue before a live-stream frame is processed.
     var beforeLiveStreamFrame: (@Sendable (Int) -> Void)? {
-        get { liveStream.beforeFrame }
-        set { liveStream.beforeFrame = newValue }
+        get { core.liveStream.beforeFrame }
+        set { core.liveStream.beforeFrame = newValue }
     }
 }

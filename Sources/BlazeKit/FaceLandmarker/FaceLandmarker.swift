@@ -36,12 +36,10 @@ public final class FaceLandmarker: @unchecked Sendable {
     let pipeline: FaceLandmarkerPipeline
     private let pool: SessionPool<FaceSessions>
     let lock = NSLock()
-    /// Serializes video frames (held for a whole frame, while `lock` is only held briefly).
-    let frameLock = NSLock()
     private var tracker: FaceLandmarkerTracker?
     var stats = FaceLandmarkerStatistics()
-    /// Live-stream frames, dropped frames and `close()`.
-    let liveStream: LiveStreamRunner<FaceLandmarkerLiveStreamResult>
+    /// Mode checks, timestamps, frame order, live stream and `close()`.
+    let core: TaskCore<FaceLandmarkerLiveStreamResult>
 
     /// Creates a landmarker; loads and checks its nets (the blendshape net only when
     /// `outputFaceBlendshapes`).
@@ -68,14 +66,14 @@ public final class FaceLandmarker: @unchecked Sendable {
         let threads = options.numThreads
         pool = SessionPool { models.makeSessions(threads: threads) }
         tracker = options.runningMode == .image ? nil : FaceLandmarkerTracker()
-        liveStream = LiveStreamRunner(label: "FaceLandmarker", continuation: continuation)
+        core = TaskCore(label: "FaceLandmarker", runningMode: options.runningMode, continuation: continuation)
     }
 
     /// Ends the landmarker's use: every later `detect…` call throws `FaceLandmarkerError.closed`.
     /// In live stream, frames accepted before `close()` are still processed and delivered, then
     /// the `AsyncStream` of `liveStream(options:)` finishes. Calling it again does nothing.
     public func close() {
-        liveStream.close()
+        core.close()
     }
 
     /// Session sets this landmarker has made; for checks within the package.
@@ -84,7 +82,7 @@ public final class FaceLandmarker: @unchecked Sendable {
     /// What the landmarker has done so far (frames, detector, mesh and blendshape runs).
     public var statistics: FaceLandmarkerStatistics {
         var statistics = lock.withLock { stats }
-        statistics.droppedFrames = liveStream.droppedFrames
+        statistics.droppedFrames = core.liveStream.droppedFrames
         return statistics
     }
 
@@ -95,7 +93,7 @@ public final class FaceLandmarker: @unchecked Sendable {
     /// - Throws: `FaceLandmarkerError.runningModeMismatch` outside `.image` mode, `.closed`, or
     ///   `.invalidImage`.
     public func detect(image: VisionImage) throws -> FaceLandmarkerResult {
-        try checkMode(.image, method: "detect(image:)")
+        try core.check(.image, method: "detect(image:)")
         var work = FaceFrameWork()
         var noTracker: FaceLandmarkerTracker? = nil
         let result = try imageErrors {
@@ -110,11 +108,8 @@ public final class FaceLandmarker: @unchecked Sendable {
     /// - Throws: `FaceLandmarkerError.runningModeMismatch` outside `.video` mode,
     ///   `.nonIncreasingTimestamp`, `.closed`, or `.invalidImage`.
     public func detect(videoFrame image: VisionImage, timestampInMilliseconds timestamp: Int) throws -> FaceLandmarkerResult {
-        try checkMode(.video, method: "detect(videoFrame:timestampInMilliseconds:)")
-        return try frameLock.withLock {
-            try lock.withLock { try acceptTimestamp(timestamp) }
-            return try processTracked(image, timestamp: timestamp)
-        }
+        try core.check(.video, method: "detect(videoFrame:timestampInMilliseconds:)")
+        return try core.videoFrame(timestamp) { try processTracked(image, timestamp: timestamp) }
     }
 
     // MARK: - Internals
@@ -126,33 +121,14 @@ public final class FaceLandmarker: @unchecked Sendable {
         }
     }
 
-    func checkMode(_ expected: RunningMode, method: String) throws {
-        try liveStream.checkOpen(method: method)
-        guard options.runningMode == expected else {
-            throw FaceLandmarkerError.runningModeMismatch(method: method, runningMode: options.runningMode)
-        }
-    }
-
-    /// Checks and records a video / live-stream timestamp (call under `lock`).
-    func acceptTimestamp(_ timestamp: Int) throws {
-        if let previous = tracker?.lastTimestamp, timestamp <= previous {
-            throw FaceLandmarkerError.nonIncreasingTimestamp(previous: previous, received: timestamp)
-        }
-        tracker?.lastTimestamp = timestamp
-    }
-
-    /// One tracked frame (call under `frameLock`, which orders frames; `lock` guards the state).
+    /// One tracked frame (`core` orders the frames; `lock` guards the state).
     func processTracked(_ image: VisionImage, timestamp: Int) throws -> FaceLandmarkerResult {
         var state = lock.withLock { tracker }
         var work = FaceFrameWork()
         let result = try imageErrors {
             try pool.withSessions { try pipeline.process(image, timestamp: timestamp, tracker: &state, sessions: $0, work: &work) }
         }
-        lock.withLock {
-            let newest = tracker?.lastTimestamp
-            tracker = state
-            tracker?.lastTimestamp = newest
-        }
+        lock.withLock { tracker = state }
         record(work)
         return result
     }

@@ -7,8 +7,6 @@ struct FaceLandmarkerTracker {
     var previous: [TrackedRect] = []
     var ids = TrackingIDAllocator()
     var smoothers: [Int: LandmarkSmoother] = [:]
-    /// Last timestamp handed to a video / live-stream call (dropped live frames included).
-    var lastTimestamp: Int?
 }
 
 /// What one frame cost (for `FaceLandmarkerStatistics`).

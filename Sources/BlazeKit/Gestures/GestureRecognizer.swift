@@ -30,10 +30,9 @@ public final class GestureRecognizer: Sendable {
     private let hands: HandLandmarker
     private let models: GestureModels
     private let sessions: SessionPool<GestureSessions>
-    /// Live-stream frames, dropped frames and `close()` (every mode).
-    private let liveStream: LiveStreamRunner<GestureRecognizerLiveStreamResult>
-    /// The last live-stream timestamp accepted.
-    private let lastTimestamp = Locked<Int?>(nil)
+    /// Mode checks, live-stream timestamps, live stream and `close()` (video timestamps are the
+    /// hand landmarker's).
+    private let core: TaskCore<GestureRecognizerLiveStreamResult>
 
     /// Creates a recognizer; loads and checks the nets.
     ///
@@ -53,13 +52,7 @@ public final class GestureRecognizer: Sendable {
     {
         var options = options
         options.runningMode = .liveStream
-        let (stream, continuation) = AsyncStream<GestureRecognizerLiveStreamResult>.makeStream()
-        do {
-            return (try GestureRecognizer(options: options, continuation: continuation), stream)
-        } catch {
-            continuation.finish()
-            throw error
-        }
+        return try TaskCore.withStream { try GestureRecognizer(options: options, continuation: $0) }
     }
 
     private init(options: GestureRecognizerOptions, continuation: AsyncStream<GestureRecognizerLiveStreamResult>.Continuation?) throws {
@@ -87,21 +80,21 @@ public final class GestureRecognizer: Sendable {
         self.models = models
         let threads = options.numThreads
         sessions = SessionPool { models.makeSessions(threads: threads) }
-        liveStream = LiveStreamRunner(label: "GestureRecognizer", continuation: continuation)
+        core = TaskCore(label: "GestureRecognizer", runningMode: options.runningMode, continuation: continuation)
     }
 
     /// Ends the recognizer's use: later calls throw `GestureRecognizerError.closed`. In live
     /// stream, frames accepted before are still delivered, then the `AsyncStream` finishes.
-    public func close() { liveStream.close() }
+    public func close() { core.close() }
 
     /// Live-stream frames dropped because another one was being processed.
-    public var droppedFrames: Int { liveStream.droppedFrames }
+    public var droppedFrames: Int { core.liveStream.droppedFrames }
 
     /// Image mode: the gestures of up to `numHands` hands in `image`.
     ///
     /// - Throws: `GestureRecognizerError.runningModeMismatch` outside `.image` mode, or image errors.
     public func recognize(image: VisionImage) throws -> GestureRecognizerResult {
-        try checkMode(.image, method: "recognize(image:)")
+        try core.check(.image, method: "recognize(image:)")
         return try gestures(of: hands.detect(image: image), image: image)
     }
 
@@ -110,7 +103,7 @@ public final class GestureRecognizer: Sendable {
     /// - Throws: `GestureRecognizerError.runningModeMismatch` outside `.video` mode,
     ///   `.nonIncreasingTimestamp`, or image errors.
     public func recognize(videoFrame image: VisionImage, timestampInMilliseconds timestamp: Int) throws -> GestureRecognizerResult {
-        try checkMode(.video, method: "recognize(videoFrame:timestampInMilliseconds:)")
+        try core.check(.video, method: "recognize(videoFrame:timestampInMilliseconds:)")
         return try gestures(of: hands.detect(videoFrame: image, timestampInMilliseconds: timestamp), image: image)
     }
 
@@ -125,26 +118,11 @@ public final class GestureRecognizer: Sendable {
     @discardableResult
     public func recognizeAsync(image: VisionImage, timestampInMilliseconds timestamp: Int) throws -> Bool {
         let method = "recognizeAsync(image:timestampInMilliseconds:)"
-        try checkMode(.liveStream, method: method)
-        return try liveStream.submit(
+        try core.check(.liveStream, method: method)
+        return try core.submit(
             method: method, timestamp: timestamp,
-            accept: {
-                try lastTimestamp.withLock { last in
-                    if let last, timestamp <= last { throw GestureRecognizerError.nonIncreasingTimestamp(previous: last, received: timestamp) }
-                    last = timestamp
-                }
-            },
-            process: { [self] in
-                let outcome: Result<GestureRecognizerResult, GestureRecognizerError>
-                do {
-                    outcome = .success(try gestures(of: hands.detect(videoFrame: image, timestampInMilliseconds: timestamp), image: image))
-                } catch let error as GestureRecognizerError {
-                    outcome = .failure(error)
-                } catch {
-                    outcome = .failure(.invalidImage("\(error)", underlying: error as? BlazeError))
-                }
-                return GestureRecognizerLiveStreamResult(timestampInMilliseconds: timestamp, result: outcome)
-            },
+            process: { [self] in try gestures(of: hands.detect(videoFrame: image, timestampInMilliseconds: timestamp), image: image) },
+            wrap: { GestureRecognizerLiveStreamResult(timestampInMilliseconds: timestamp, result: $0) },
             deliver: { [self] frame in
                 guard let delegate = options.gestureRecognizerLiveStreamDelegate else { return }
                 switch frame.result {
@@ -154,13 +132,6 @@ public final class GestureRecognizer: Sendable {
                     delegate.gestureRecognizer(self, didFinishRecognition: nil, timestampInMilliseconds: frame.timestampInMilliseconds, error: error)
                 }
             })
-    }
-
-    private func checkMode(_ expected: RunningMode, method: String) throws {
-        try liveStream.checkOpen(method: method)
-        guard options.runningMode == expected else {
-            throw GestureRecognizerError.runningModeMismatch(method: method, runningMode: options.runningMode)
-        }
     }
 
     /// Classifies every hand of `found`.

@@ -17,13 +17,7 @@ extension HandLandmarker {
     {
         var options = options
         options.runningMode = .liveStream
-        let (stream, continuation) = AsyncStream<HandLandmarkerLiveStreamResult>.makeStream()
-        do {
-            return (try HandLandmarker(options: options, continuation: continuation), stream)
-        } catch {
-            continuation.finish()
-            throw error
-        }
+        return try TaskCore.withStream { try HandLandmarker(options: options, continuation: $0) }
     }
 
     /// Live-stream mode: hands `image` to the landmarker and returns at once. The result goes to
@@ -42,25 +36,12 @@ extension HandLandmarker {
         regionOfInterest: NormalizedRect? = nil
     ) throws -> Bool {
         let method = "detectAsync(image:timestampInMilliseconds:)"
-        try checkMode(.liveStream, method: method)
+        try core.check(.liveStream, method: method)
         try Self.validate(regionOfInterest)
-        return try liveStream.submit(
+        return try core.submit(
             method: method, timestamp: timestamp,
-            accept: { try lock.withLock { try acceptTimestamp(timestamp) } },
-            process: { [self] in
-                let outcome: Result<HandLandmarkerResult, HandLandmarkerError>
-                do {
-                    outcome = .success(
-                        try frameLock.withLock {
-                            try processTracked(image, region: regionOfInterest, timestamp: timestamp)
-                        })
-                } catch let error as HandLandmarkerError {
-                    outcome = .failure(error)
-                } catch {
-                    outcome = .failure(.invalidImage("\(error)", underlying: error as? BlazeError))
-                }
-                return HandLandmarkerLiveStreamResult(timestampInMilliseconds: timestamp, result: outcome)
-            },
+            process: { [self] in try processTracked(image, region: regionOfInterest, timestamp: timestamp) },
+            wrap: { HandLandmarkerLiveStreamResult(timestampInMilliseconds: timestamp, result: $0) },
             deliver: { [self] in deliver($0) })
     }
 
@@ -78,7 +59,7 @@ extension HandLandmarker {
 
     /// Test hook: runs on the processing queue before a live-stream frame is processed.
     var beforeLiveStreamFrame: (@Sendable (Int) -> Void)? {
-        get { liveStream.beforeFrame }
-        set { liveStream.beforeFrame = newValue }
+        get { core.liveStream.beforeFrame }
+        set { core.liveStream.beforeFrame = newValue }
     }
 }

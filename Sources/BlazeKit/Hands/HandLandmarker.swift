@@ -38,13 +38,11 @@ public final class HandLandmarker: @unchecked Sendable {
     let pipeline: HandPipeline
     private let pool: SessionPool<HandSessions>
     let lock = NSLock()
-    /// Serializes video frames (held for a whole frame, while `lock` is only held briefly).
-    let frameLock = NSLock()
     private var tracker: HandTracker?
     var stats = HandLandmarkerStatistics()
     private let smoothing: LandmarkSmoothingOptions?
-    /// Live-stream frames, dropped frames and `close()`.
-    let liveStream: LiveStreamRunner<HandLandmarkerLiveStreamResult>
+    /// Mode checks, timestamps, frame order, live stream and `close()`.
+    let core: TaskCore<HandLandmarkerLiveStreamResult>
 
     /// Creates a landmarker; loads and checks the two nets.
     ///
@@ -73,7 +71,7 @@ public final class HandLandmarker: @unchecked Sendable {
         pool = SessionPool { HandSessions(models: models, threads: threads, numHands: numHands) }
         tracker = options.runningMode == .image ? nil : HandTracker()
         smoothing = options.smoothLandmarks && options.runningMode != .image ? options.smoothingParameters : nil
-        liveStream = LiveStreamRunner(label: "HandLandmarker", continuation: continuation)
+        core = TaskCore(label: "HandLandmarker", runningMode: options.runningMode, continuation: continuation)
     }
 
     /// Ends the landmarker's use: every later `detect…` call throws `HandLandmarkerError.closed`.
@@ -81,7 +79,7 @@ public final class HandLandmarker: @unchecked Sendable {
     /// the `AsyncStream` of `liveStream(options:)` finishes (so a `for await` loop ends). Calling
     /// it again does nothing. Releasing the landmarker also finishes the stream.
     public func close() {
-        liveStream.close()
+        core.close()
     }
 
     /// Session sets this landmarker has made (one per call that ran at the same time as others);
@@ -91,7 +89,7 @@ public final class HandLandmarker: @unchecked Sendable {
     /// What the landmarker has done so far (frames, palm detector and landmark net runs).
     public var statistics: HandLandmarkerStatistics {
         var statistics = lock.withLock { stats }
-        statistics.droppedFrames = liveStream.droppedFrames
+        statistics.droppedFrames = core.liveStream.droppedFrames
         return statistics
     }
 
@@ -104,7 +102,7 @@ public final class HandLandmarker: @unchecked Sendable {
     /// - Throws: `HandLandmarkerError.runningModeMismatch` outside `.image` mode, or image and
     ///   region errors.
     public func detect(image: VisionImage, regionOfInterest: NormalizedRect? = nil) throws -> HandLandmarkerResult {
-        try checkMode(.image, method: "detect(image:)")
+        try core.check(.image, method: "detect(image:)")
         try Self.validate(regionOfInterest)
         var work = FrameWork()
         var noTracker: HandTracker? = nil
@@ -126,22 +124,12 @@ public final class HandLandmarker: @unchecked Sendable {
         videoFrame image: VisionImage, timestampInMilliseconds timestamp: Int,
         regionOfInterest: NormalizedRect? = nil
     ) throws -> HandLandmarkerResult {
-        try checkMode(.video, method: "detect(videoFrame:timestampInMilliseconds:)")
+        try core.check(.video, method: "detect(videoFrame:timestampInMilliseconds:)")
         try Self.validate(regionOfInterest)
-        return try frameLock.withLock {
-            try lock.withLock { try acceptTimestamp(timestamp) }
-            return try processTracked(image, region: regionOfInterest, timestamp: timestamp)
-        }
+        return try core.videoFrame(timestamp) { try processTracked(image, region: regionOfInterest, timestamp: timestamp) }
     }
 
     // MARK: - Internals
-
-    func checkMode(_ expected: RunningMode, method: String) throws {
-        try liveStream.checkOpen(method: method)
-        guard options.runningMode == expected else {
-            throw HandLandmarkerError.runningModeMismatch(method: method, runningMode: options.runningMode)
-        }
-    }
 
     static func validate(_ region: NormalizedRect?) throws {
         guard let r = region else { return }
@@ -153,15 +141,7 @@ public final class HandLandmarker: @unchecked Sendable {
         }
     }
 
-    /// Checks and records a video / live-stream timestamp (call under `lock`).
-    func acceptTimestamp(_ timestamp: Int) throws {
-        if let previous = tracker?.lastTimestamp, timestamp <= previous {
-            throw HandLandmarkerError.nonIncreasingTimestamp(previous: previous, received: timestamp)
-        }
-        tracker?.lastTimestamp = timestamp
-    }
-
-    /// One tracked frame (call under `frameLock`, which orders frames; `lock` guards the state).
+    /// One tracked frame (`core` orders the frames; `lock` guards the state).
     func processTracked(_ image: VisionImage, region: NormalizedRect?, timestamp: Int) throws -> HandLandmarkerResult {
         var state = lock.withLock { tracker }
         var work = FrameWork()
@@ -171,12 +151,7 @@ public final class HandLandmarker: @unchecked Sendable {
                 minTrackingConfidence: options.minTrackingConfidence, smoothing: smoothing,
                 sessions: sessions, work: &work)
         }
-        lock.withLock {
-            // Keep the newest accepted timestamp (live stream records it when a frame arrives).
-            let newest = tracker?.lastTimestamp
-            tracker = state
-            tracker?.lastTimestamp = newest
-        }
+        lock.withLock { tracker = state }
         record(work)
         return result
     }

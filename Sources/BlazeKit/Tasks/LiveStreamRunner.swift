@@ -1,8 +1,7 @@
 import Dispatch
 import Foundation
 
-/// The state and queues the three Tasks-style APIs (`HandLandmarker`, `FaceLandmarker`,
-/// `TasksFaceDetector`) share for live-stream mode, and for `close()` in every mode.
+/// Live stream and `close()` for the Tasks-style APIs (through `TaskCore`).
 ///
 /// - A frame offered while another is being processed is dropped (and counted), as MediaPipe's
 ///   live stream does.

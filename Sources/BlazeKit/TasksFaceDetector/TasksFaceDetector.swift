@@ -24,14 +24,13 @@ public final class TasksFaceDetector: @unchecked Sendable {
     public let options: TasksFaceDetectorOptions
     private let configuration = FaceDetectorConfiguration(.fast)
     private let sessions: SessionPool<Session>
-    private let lastTimestamp = Locked<Int?>(nil)
-    /// Live-stream frames, dropped frames and `close()`.
-    private let liveStream: LiveStreamRunner<Result<FaceDetectorResult, TasksFaceDetectorError>>
+    /// Mode checks, timestamps, live stream and `close()`.
+    private let core: TaskCore<Result<FaceDetectorResult, TasksFaceDetectorError>>
 
     /// Test hook: runs on the processing queue before a live-stream frame is processed.
     var beforeLiveStreamFrame: (@Sendable (Int) -> Void)? {
-        get { liveStream.beforeFrame }
-        set { liveStream.beforeFrame = newValue }
+        get { core.liveStream.beforeFrame }
+        set { core.liveStream.beforeFrame = newValue }
     }
 
     /// - Throws: `TasksFaceDetectorError` for invalid options or a missing / wrong model.
@@ -48,7 +47,7 @@ public final class TasksFaceDetector: @unchecked Sendable {
         let threads = options.numThreads
         sessions = SessionPool { model.makeSession(threads: threads) }
         self.options = options
-        liveStream = LiveStreamRunner(label: "TasksFaceDetector", continuation: continuation)
+        core = TaskCore(label: "TasksFaceDetector", runningMode: options.runningMode, continuation: continuation)
     }
 
     /// A live-stream detector whose results (in timestamp order) arrive on an `AsyncStream`; it
@@ -58,34 +57,29 @@ public final class TasksFaceDetector: @unchecked Sendable {
     {
         var options = options
         options.runningMode = .liveStream
-        let (stream, continuation) = AsyncStream<Result<FaceDetectorResult, TasksFaceDetectorError>>.makeStream()
-        do {
-            return (try TasksFaceDetector(options: options, continuation: continuation), stream)
-        } catch {
-            continuation.finish()
-            throw error
-        }
+        return try TaskCore.withStream { try TasksFaceDetector(options: options, continuation: $0) }
     }
 
     /// Live-stream frames ignored because another frame was being processed.
-    public var droppedFrameCount: Int { liveStream.droppedFrames }
+    public var droppedFrameCount: Int { core.liveStream.droppedFrames }
 
     /// Ends the detector's use: later calls throw `TasksFaceDetectorError.closed`; frames
     /// already accepted in live stream are still delivered, then the stream finishes.
     public func close() {
-        liveStream.close()
+        core.close()
     }
 
     /// Image mode.
     public func detect(image: VisionImage) throws -> FaceDetectorResult {
-        try check(.image, "detect(image:)")
+        try core.check(.image, method: "detect(image:)")
         return try run(image, timestamp: 0)
     }
 
     /// Video mode: the next frame; timestamps must strictly increase.
     public func detect(videoFrame image: VisionImage, timestampInMilliseconds timestamp: Int) throws -> FaceDetectorResult {
-        try check(.video, "detect(videoFrame:timestampInMilliseconds:)")
-        try accept(timestamp)
+        // No tracking, so frames need no order beyond their timestamps (as MediaPipe).
+        try core.check(.video, method: "detect(videoFrame:timestampInMilliseconds:)")
+        try core.accept(timestamp)
         return try run(image, timestamp: timestamp)
     }
 
@@ -94,16 +88,9 @@ public final class TasksFaceDetector: @unchecked Sendable {
     @discardableResult
     public func detectAsync(image: VisionImage, timestampInMilliseconds timestamp: Int) throws -> Bool {
         let method = "detectAsync(image:timestampInMilliseconds:)"
-        try check(.liveStream, method)
-        return try liveStream.submit(
-            method: method, timestamp: timestamp, accept: { try accept(timestamp) },
-            process: { [self] in
-                do { return .success(try run(image, timestamp: timestamp)) } catch let error as TasksFaceDetectorError {
-                    return .failure(error)
-                } catch {
-                    return .failure(.invalidImage("\(error)", underlying: error as? BlazeError))
-                }
-            },
+        try core.check(.liveStream, method: method)
+        return try core.submit(
+            method: method, timestamp: timestamp, process: { [self] in try run(image, timestamp: timestamp) }, wrap: { $0 },
             deliver: { [self] outcome in
                 guard let delegate = options.faceDetectorLiveStreamDelegate else { return }
                 switch outcome {
@@ -111,23 +98,6 @@ public final class TasksFaceDetector: @unchecked Sendable {
                 case .failure(let e): delegate.faceDetector(self, didFinishDetection: nil, timestampInMilliseconds: timestamp, error: e)
                 }
             })
-    }
-
-    private func check(_ mode: RunningMode, _ method: String) throws {
-        try liveStream.checkOpen(method: method)
-        guard options.runningMode == mode else {
-            throw TasksFaceDetectorError.runningModeMismatch(method: method, runningMode: options.runningMode)
-        }
-    }
-
-    /// Checks and records a video / live-stream timestamp.
-    private func accept(_ timestamp: Int) throws {
-        try lastTimestamp.withLock { last in
-            if let previous = last, timestamp <= previous {
-                throw TasksFaceDetectorError.nonIncreasingTimestamp(previous: previous, received: timestamp)
-            }
-            last = timestamp
-        }
     }
 
     private func run(_ image: VisionImage, timestamp: Int) throws -> FaceDetectorResult {
