@@ -97,6 +97,14 @@ enum DWShapes {
     /// `PackedDepthwiseConv2D.vectorsFactor` of 4-vector tiles: as costly per computed pixel as one
     /// vector, so 2-vector tiles win on equal pixel counts (docs/tuning.md, "Channel vectors per tile").
     static let fourVectorsFactor = (cached: 1.0, streamed: 1.0)
+    /// The same for 2-vector tiles (docs/tuning.md, "Channel vectors per tile").
+    static let twoVectorsFactor = 0.86
+    /// Inputs larger than this stream from L3 or memory (`PackedDepthwiseConv2D.streamsInput`):
+    /// more than L2 holds beside the output on some current x86 cores.
+    static let streamedInputBytes = 512 * 1024
+    /// Independent accumulators a tile needs to hide the add/FMA latency; the tile choice charges
+    /// tiles with fewer.
+    static let latencyAccumulators = 8
 
     /// Channel vectors per tile for a tile of `pixels` pixels (0: no such tile for `path`).
     static func tileVectors(pixels: Int, path: PackedDepthwiseConv2D.Path) -> Int {
@@ -120,13 +128,14 @@ enum DWShapes {
 enum DWRowK<let K: Int, let S: Int>: DWRowKernel {
     @inline(__always)
     static func run(_ j: DWRowJob, group g: PackedDepthwiseConv2D.Group) {
-        switch (g.lanes, g.count) {
-        case (16, 1): DWTiles<SIMD16<Float>, K, S, 8, 1>.row(j, channel: g.channel)
-        case (16, 2): DWTiles<SIMD16<Float>, K, S, 4, 2>.row(j, channel: g.channel)
-        case (16, 4): DWTiles<SIMD16<Float>, K, S, 2, 4>.row(j, channel: g.channel)
-        case (8, _): DWTiles<SIMD8<Float>, K, S, 8, 1>.row(j, channel: g.channel)
-        case (4, _): DWTiles<SIMD4<Float>, K, S, 8, 1>.row(j, channel: g.channel)
-        default: DWTiles<Float, K, S, 8, 1>.row(j, channel: g.channel)
+        switch (g.lanes, g.tilePixels, g.count) {
+        case (16, 8, 1): DWTiles<SIMD16<Float>, K, S, 8, 1>.row(j, channel: g.channel)
+        case (16, 4, 2): DWTiles<SIMD16<Float>, K, S, 4, 2>.row(j, channel: g.channel)
+        case (16, 2, 4): DWTiles<SIMD16<Float>, K, S, 2, 4>.row(j, channel: g.channel)
+        case (8, 8, 1): DWTiles<SIMD8<Float>, K, S, 8, 1>.row(j, channel: g.channel)
+        case (4, 8, 1): DWTiles<SIMD4<Float>, K, S, 8, 1>.row(j, channel: g.channel)
+        case (1, 8, 1): DWTiles<Float, K, S, 8, 1>.row(j, channel: g.channel)
+        default: preconditionFailure("no \(g.tilePixels)-pixel × \(g.count) tile of \(g.lanes) lanes")
         }
     }
 }

@@ -133,8 +133,9 @@ final class PackedDepthwiseConv2D: DepthwiseKernel, @unchecked Sendable {
                 let b = DWShapes.tileVectors(pixels: t, path: path)
                 if b == 0 || b > max(wide, 1) { continue }
                 let computed = ((g.outW + t - 1) / t) * t
-                // Fewer than 8 accumulators leave the add/FMA latency exposed (the baseline's 4×1).
-                let latency = 8 / Double(min(8, t * b))
+                // Fewer accumulators than the level needs leave the add/FMA latency exposed (the baseline's 4×1).
+                let needed = DWShapes.latencyAccumulators
+                let latency = Double(needed) / Double(min(needed, t * b))
                 let cost = Double(max(computed, t)) * Self.vectorsFactor(b, streaming: streaming) * latency
                 if cost < bestCost { bestCost = cost; tileWide = t }
             }
@@ -194,22 +195,21 @@ final class PackedDepthwiseConv2D: DepthwiseKernel, @unchecked Sendable {
         chunkPixels = pixelMajor ? g.outW : Self.chunkPixels(geometry: g)
     }
 
-    /// Whether the input is larger than 512 KB: more than L2 holds beside the output on some
-    /// current x86 cores, so the layer streams it from L3 or memory.
-    static func streamsInput(_ g: ConvGeometry) -> Bool { g.inH * g.inW * g.inC * 4 > 512 * 1024 }
+    /// Whether the input is larger than the level's `DWShapes.streamedInputBytes`, so the layer
+    /// streams it from L3 or memory.
+    static func streamsInput(_ g: ConvGeometry) -> Bool { g.inH * g.inW * g.inC * 4 > DWShapes.streamedInputBytes }
 
-    /// Relative cost per computed pixel of a tile of `b` channel vectors: 1 for one vector,
-    /// 0.86 for two, the level's `DWShapes.fourVectorsFactor` for four (docs/tuning.md,
-    /// "Channel vectors per tile").
+    /// Relative cost per computed pixel of a tile of `b` channel vectors: 1 for one vector, the
+    /// level's `DWShapes.twoVectorsFactor` for two and `fourVectorsFactor` for four.
     static func vectorsFactor(_ b: Int, streaming: Bool) -> Double {
         switch b {
         case 1: 1
-        case 2: 0.86
+        case 2: DWShapes.twoVectorsFactor
         default: streaming ? DWShapes.fourVectorsFactor.streamed : DWShapes.fourVectorsFactor.cached
         }
     }
 
-    /// Whole rows for inputs of at most 512 KB (`streamsInput`; in L2, each group's strided
+    /// Whole rows for inputs that do not stream (`streamsInput`; in L2, each group's strided
     /// loads hit L2 whatever the order). Larger inputs stream from L3 or memory, and there the
     /// groups' loads of a chunk together cover every cache line of its columns, which the
     /// hardware prefetchers follow: the largest multiple of 8 output pixels whose input columns
