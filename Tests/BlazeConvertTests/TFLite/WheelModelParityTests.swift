@@ -37,8 +37,11 @@ struct WheelModelParityTests {
         "selfie_segmentation_landscape"
     ]
 
-    /// `max|Δ| / max|ref|` on outputs whose magnitude is below 1: 3 × the worst measured (see docs/testing.md).
-    static let smallOutputBound: Float = 8.5e-4
+    /// `max|Δ| / max|ref|` on outputs whose magnitude is below 1: 3 × the worst measured (see
+    /// docs/testing.md). The worst is pose_landmark_full's presence on noise (~2e-15, a sigmoid far
+    /// in its tail, where the relative error is the logit's absolute one) at `baseline`, whose
+    /// 1×1 convs go through OpenBLAS: it moves with the kernels OpenBLAS picks for the CPU.
+    static let smallOutputBound: Float = 4.8e-3
 
     @Test func manifestListsEveryWheelModel() throws {
         let m = try Self.manifest.get()
