@@ -57,8 +57,6 @@ struct HandPipeline: Sendable {
             .filter { !$0.isEmptySentinel && $0.width > 0 && $0.height > 0 && $0.xCenter.isFinite && $0.yCenter.isFinite }
     }
 
-    /// The landmark net on `roi` (§6.4): the decoded hand, or nil when presence fails
-    /// (`presence > minHandPresenceConfidence` keeps it).
     /// The hands in `rois`, in order (nil where the presence test failed). Several hands with a
     /// `handPool` run side by side, each on its own single-threaded session: in the pipeline that
     /// scales with the threads where one net over all of them did not (docs/tuning.md, "Hands
@@ -73,6 +71,8 @@ struct HandPipeline: Sendable {
         return try job.results()
     }
 
+    /// The landmark net on `roi` (§6.4): the decoded hand, or nil when presence fails
+    /// (`presence > minHandPresenceConfidence` keeps it).
     func landmarks(in image: VisionImage, roi: NormalizedRect, session: Session) throws -> DecodedHand? {
         do {
             try image.toTensor(roi: roi, options: Self.landmarkCrop, into: session.inputBuffers[0])
