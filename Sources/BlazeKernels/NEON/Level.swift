@@ -100,7 +100,7 @@ enum DWShapes {
     /// The same for 2-vector tiles (docs/tuning.md, "Channel vectors per tile").
     static let twoVectorsFactor = 0.86
     /// Inputs larger than this stream from L3 or memory (`PackedDepthwiseConv2D.streamsInput`):
-    /// the x86 levels' value, not measured on arm64 yet.
+    /// the x86 levels' value, kept until arm64 hardware can time it (docs/isa-levels.md).
     static let streamedInputBytes = 512 * 1024
     /// Independent accumulators a tile needs to hide the add/FMA latency; the tile choice charges
     /// tiles with fewer.
