@@ -24,6 +24,9 @@ public final class Model: @unchecked Sendable {
     public let isa: ISALevel
     /// That level's kernels.
     let levelKernels: any ISAKernelSet.Type
+    /// The graph lowered for each kernel set, shared by every session.
+    private let optimizedLowering: LoweredGraph
+    private let referenceLowering: LoweredGraph
 
     /// Prepares `graph` for execution; validates it first.
     /// - Parameter isa: the kernel level to run; `nil` (the default) is `KernelLevels.active()`:
@@ -50,6 +53,8 @@ public final class Model: @unchecked Sendable {
         }
         weights = buffer
         constantOffsets = offsets
+        optimizedLowering = LoweredGraph(graph: graph, kernels: .optimized, level: levelKernels, constantOffsets: offsets)
+        referenceLowering = LoweredGraph(graph: graph, kernels: .reference, level: levelKernels, constantOffsets: offsets)
     }
 
     /// Loads a `.bkm` file (see `ModelFile`).
@@ -82,6 +87,10 @@ public final class Model: @unchecked Sendable {
     /// so prefer a `Session` for repeated runs.
     public func run(_ inputs: [[Float]], kernels: KernelSet = .optimized, threads: Int? = nil) throws -> [[Float]] {
         try makeSession(kernels: kernels, threads: threads).run(inputs)
+    }
+
+    func lowering(for kernels: KernelSet) -> LoweredGraph {
+        kernels == .optimized ? optimizedLowering : referenceLowering
     }
 
     func constantPointer(_ index: Int) -> UnsafeMutablePointer<Float> {

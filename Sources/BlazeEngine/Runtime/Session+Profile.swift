@@ -6,7 +6,8 @@ extension Session {
         /// Node index in `Graph.nodes`.
         public var node: Int
         public var op: String
-        /// The graph nodes whose work this step does: `[node]`, or a fused chain's convs.
+        /// The graph nodes whose work this step does: `[node]`, a fused chain's convs, or none where
+        /// another step does this node's work.
         public var nodes: [Int]
         /// Output shape of the node.
         public var outputShape: [Int]
@@ -45,12 +46,7 @@ extension Session {
     }
 
     /// The nodes whose arithmetic step `index` does (a channel-major chain's convs run at its last node).
-    func stepNodes(_ index: Int) -> [Int] {
-        if let convs = chainConvNodes[index] { return convs }
-        // A conv a chain step runs elsewhere.
-        if chainConvNodes.values.contains(where: { $0.contains(index) }) { return [] }
-        return [index]
-    }
+    func stepNodes(_ index: Int) -> [Int] { lowered.nodes(doneAt: index) }
 
     func executeStep(_ index: Int) {
         switch kernels {

@@ -16,13 +16,12 @@ public final class Session {
     public let threads: Int
     let arena: AlignedFloatBuffer
     let scratch: AlignedFloatBuffer
-    let plan: ArenaPlan
+    /// The model's lowering for `kernels`: the steps and where each tensor lives.
+    let lowered: LoweredGraph
     /// Reference-kernel steps (`kernels == .reference`).
     let steps: [Step]
     /// Optimised steps (`kernels == .optimized`).
     let plannedSteps: [PlannedStep]
-    /// Step index of each channel-major chain → its conv nodes (for profiles).
-    let chainConvNodes: [Int: [Int]]
     let pool: WorkerPool
     let inputViews: [MutableTensorView]
     let outputViews: [MutableTensorView]
@@ -39,115 +38,67 @@ public final class Session {
     /// The default thread count: every core this process may use.
     public static var defaultThreadCount: Int { ProcessInfo.processInfo.activeProcessorCount }
 
+    /// Binds the model's lowering for `kernels` to a new arena and the model's weights; packs conv
+    /// weights the model has not packed yet.
     init(model: Model, kernels: KernelSet, threads: Int? = nil) {
         self.model = model
         self.kernels = kernels
         let threads = min(max(threads ?? Self.defaultThreadCount, 1), 256)
         self.threads = threads
         let graph = model.graph
-        // Reference kernels keep the plain plan: every tensor its own memory, no in-place writes.
-        // The optimised plan folds zero PADs into the convs reading them.
-        // Transposed pointwise chains as channel-major convs, where the level prefers them.
-        let level = model.levelKernels
-        let chains =
-            kernels == .optimized && level.prefersChannelMajorConv
-            ? ChannelMajorConvChains(graph: graph, minPixels: 2 * level.lanes) : nil
-        let chainNodes = Set(chains.map { $0.chains.values.flatMap { Array($0.nodes) } } ?? [])
-        let folding = kernels == .optimized ? PadFolding(graph: graph, excluding: chainNodes) : nil
-        var extendedReads = folding?.extendedReads ?? [:]
-        for (t, step) in chains?.extendedReads ?? [:] { extendedReads[t] = max(extendedReads[t] ?? step, step) }
-        let plan = ArenaPlan(graph: graph, inPlace: kernels == .optimized, extendedReads: extendedReads)
-        self.plan = plan
-        arena = AlignedFloatBuffer(count: plan.floatCount)
+        let lowered = model.lowering(for: kernels)
+        self.lowered = lowered
+        arena = AlignedFloatBuffer(count: lowered.arena.floatCount)
+        scratch = AlignedFloatBuffer(count: lowered.scratchFloats)
         let arenaBase = arena.pointer
+        let scratchPointer = lowered.scratchFloats > 0 ? scratch.pointer : nil
 
         func pointer(_ t: Int) -> UnsafeMutablePointer<Float> {
             if let c = graph.tensors[t].constant { return model.constantPointer(c) }
-            return arenaBase + (plan.offsets[t] ?? 0)
+            return arenaBase + (lowered.arena.offsets[t] ?? 0)
         }
         func view(_ t: Int) -> MutableTensorView { MutableTensorView(pointer(t), graph.tensors[t].shape) }
 
-        var scratchCount = 0
-        if kernels == .optimized {
-            for node in graph.nodes {
-                scratchCount = max(scratchCount, PlannedStep.scratchCount(node.op, inputs: node.inputs.map { graph.tensors[$0].shape }))
-            }
-        } else {
-            scratchCount = 0
-        }
-        scratch = AlignedFloatBuffer(count: scratchCount)
-
         var steps: [Step] = []
         var planned: [PlannedStep] = []
-        // Conv → ADD / PRELU / RELU fusion, decided once from the graph and the arena addresses.
-        let fusion = folding.map { FusionPlan(graph: graph, folding: $0, kernels: model.levelKernels, excluding: chainNodes, pointer: pointer) }
-        // Ten-node layer normalisations as one step each, where the output can be written before
-        // the nodes it replaces would have run (disjoint from its input, or exactly over it).
-        var layerNorms: [Int: LayerNormFusion.Match] = [:]
-        var layerNormSkipped: Set<Int> = []
-        if let fusion, let folding {
-            for (first, m) in LayerNormFusion(graph: graph).matches {
-                let covered = m.nodes
-                guard
-                    !covered.contains(where: {
-                        fusion.skipped.contains($0) || fusion.fused[$0] != nil || folding.skipped.contains($0)
-                            || chainNodes.contains($0)
-                    })
-                else { continue }
-                let x = pointer(m.input), y = pointer(m.output), n = m.rows * m.channels
-                guard x == y || x + n <= y || y + n <= x else { continue }
-                layerNorms[first] = m
-                layerNormSkipped.formUnion(covered.dropFirst())
-            }
-        }
-        for (index, node) in graph.nodes.enumerated() {
-            let fold = folding?.folds[index]
-            let inputs = node.inputs.indices.map { slot in
-                view(folding?.input(slot, of: node, at: index) ?? node.inputs[slot]).readOnly
-            }
-            let fused = fusion?.fused[index]
-            let output = view(fused?.output ?? node.outputs[0])
-            switch kernels {
-            case .reference:
-                steps.append(Step(op: node.op, inputs: inputs, output: output))
-            case .optimized:
-                if chains?.skipped.contains(index) == true {
-                    planned.append(.none); continue
-                }
-                if let chain = chains?.chains[index] {
-                    planned.append(
-                        .channelMajorConvs(ChannelMajorConvChainStep(chain, graph: graph, model: model, pointer: pointer, threads: threads)))
-                    continue
-                }
-                if fusion?.skipped.contains(index) == true || folding?.skipped.contains(index) == true
-                    || layerNormSkipped.contains(index)
-                {
-                    planned.append(.none); continue
-                }
-                if let m = layerNorms[index] {
-                    planned.append(
-                        .layerNorm(
-                            LayerNormStep(
-                                input: pointer(m.input), output: pointer(m.output), rows: m.rows, channels: m.channels,
-                                gamma: pointer(m.gamma), beta: m.beta.map { UnsafePointer(pointer($0)) },
-                                epsilon: pointer(m.epsilon).pointee, level: model.levelKernels, threads: threads)))
-                    continue
+        for step in lowered.steps {
+            switch (kernels, step) {
+            case (.reference, .node(let n)):
+                steps.append(Step(op: graph.nodes[n.node].op, inputs: n.inputs.map { view($0).readOnly }, output: view(n.output)))
+            case (.reference, _):
+                preconditionFailure("Session: the reference lowering has one node per step")
+            case (.optimized, .absorbed):
+                planned.append(.none)
+            case (.optimized, .channelMajorConvs(let chain)):
+                planned.append(
+                    .channelMajorConvs(ChannelMajorConvChainStep(chain, graph: graph, model: model, pointer: pointer, threads: threads)))
+            case (.optimized, .layerNorm(let m)):
+                planned.append(
+                    .layerNorm(
+                        LayerNormStep(
+                            input: pointer(m.input), output: pointer(m.output), rows: m.rows, channels: m.channels,
+                            gamma: pointer(m.gamma), beta: m.beta.map { UnsafePointer(pointer($0)) },
+                            epsilon: pointer(m.epsilon).pointee, level: model.levelKernels, threads: threads)))
+            case (.optimized, .node(let n)):
+                let fusion = n.epilogue.map { e in
+                    ConvFusion(
+                        activation: e.activation, residual: e.residual.map { UnsafePointer(pointer($0)) },
+                        residualActivation: e.residualActivation, residualChannels: e.residualChannels,
+                        prelu: e.prelu.map { UnsafePointer(pointer($0)) })
                 }
                 do {
                     planned.append(
                         try PlannedStep.make(
-                            node.op, inputs: inputs, output: output,
-                            scratch: scratchCount > 0 ? scratch.pointer : nil, threads: threads,
-                            fusion: fused?.fusion, foldedPad: fold,
-                            level: model.levelKernels, kernels: (model.packedKernels, index)))
+                            graph.nodes[n.node].op, inputs: n.inputs.map { view($0).readOnly }, output: view(n.output),
+                            scratch: scratchPointer, threads: threads, fusion: fusion, foldedPad: n.fold,
+                            level: model.levelKernels, kernels: (model.packedKernels, n.node)))
                 } catch {
-                    preconditionFailure("Session: validated graph failed to plan \(node.op.name): \(error)")
+                    preconditionFailure("Session: validated graph failed to plan \(graph.nodes[n.node].op.name): \(error)")
                 }
             }
         }
         self.steps = steps
         plannedSteps = planned
-        chainConvNodes = (chains?.chains ?? [:]).mapValues(\.convs)
         pool = WorkerPool(threadCount: kernels == .optimized ? threads : 1)
         inputViews = graph.inputs.map(view)
         outputViews = graph.outputs.map(view)

@@ -130,7 +130,9 @@ import Testing
         let graph = try b.graph(inputs: [x], outputs: [y])
         #expect(ChannelMajorConvChains(graph: graph, minPixels: 16).chains[2]?.output == z)
         #expect(PadFolding(graph: graph).folds[3]?.channelMajor == true)  // what the exclusion prevents
-        #expect(PadFolding(graph: graph, excluding: [0, 1, 2]).folds.isEmpty)
+        var claims = NodeClaims(nodeCount: graph.nodes.count)
+        claims.claim(0...2)
+        #expect(PadFolding(graph: graph, claims: &claims).folds.isEmpty)
         try PadFoldingTests.expectMatchesReference(graph, "chain feeding a pointwise conv")
         let expected = try Self.prefersChains(graph) && 48 >= 2 * Model(graph: graph).levelKernels.lanes ? [2: 1] : [:]
         #expect(try Self.chainSteps(graph) == expected)

@@ -1,11 +1,12 @@
-/// One node of the graph prepared for the optimised kernel set: pointers bound to the arena and the
-/// weights, geometry resolved, the work split decided. Built once per session; `execute` then
+/// One step of a `LoweredGraph` bound for the optimised kernel set: pointers bound to the arena and
+/// the weights, geometry resolved, the work split decided. Built once per session; `execute` then
 /// allocates nothing.
 ///
 /// A kernel of a level (`ISAKernelSet`, Sources/BlazeKernels) is called from its case here and
 /// nowhere else.
 enum PlannedStep {
-    /// Nothing to do (a RESHAPE whose output shares its input's memory).
+    /// Nothing to do: a RESHAPE whose output shares its input's memory, or a node another step
+    /// does the work of.
     case none
     /// A plain copy of `count` floats (a RESHAPE that could not alias, e.g. of a constant).
     case copy(from: UnsafePointer<Float>, to: UnsafeMutablePointer<Float>, count: Int)

@@ -3,6 +3,15 @@
 /// not depend on the thread count. Each kernel is created (weights packed) once when the session
 /// plans its steps.
 
+/// A `ConvEpilogue` bound to memory, as the level's conv kernels take it (see `FusedEpilogue`).
+struct ConvFusion {
+    var activation: Activation?
+    var residual: UnsafePointer<Float>?
+    var residualActivation: Activation = .none
+    var residualChannels: Int?
+    var prelu: UnsafePointer<Float>?
+}
+
 /// CONV_2D / FULLY_CONNECTED / DEPTHWISE_CONV_2D through the level's `ConvKernel` /
 /// `DepthwiseKernel`, with an optional fused residual ADD (and PRELU / RELU folded into the
 /// kernel's epilogue).

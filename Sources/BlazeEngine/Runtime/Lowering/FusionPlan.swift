@@ -1,18 +1,19 @@
-/// What a fused conv step folds into its kernel's epilogue (see `FusedEpilogue`):
-/// `y = prelu(residualActivation(act(conv + bias) + residual))`.
-struct ConvFusion {
+/// What a fused conv step folds into its kernel's epilogue, by tensor (a session binds it to
+/// memory as a `ConvFusion`): `y = prelu(residualActivation(act(conv + bias) + residual))`.
+struct ConvEpilogue: Equatable {
     /// Replaces the conv's own activation (`.none`) with a RELU-family op that follows it.
     var activation: Activation?
-    var residual: UnsafePointer<Float>?
+    var residual: Int?
     var residualActivation: Activation = .none
     /// Channels per pixel of the residual when fewer than the output's (an ADD of a channel-padded
     /// tensor); nil: the output's layout.
     var residualChannels: Int?
-    var prelu: UnsafePointer<Float>?
+    /// A fused PRELU's per-channel alpha.
+    var prelu: Int?
 }
 
-/// Which nodes of a graph the optimised path fuses, decided once per session from the graph and the
-/// arena addresses:
+/// Which nodes of a graph the optimised path fuses into the conv before them, decided once per
+/// model from the graph and the planned arena (`TensorMemory`):
 /// - CONV_2D / DEPTHWISE_CONV_2D without activation → RELU / RELU6 / RELU_N1_TO_1,
 /// - CONV_2D / DEPTHWISE_CONV_2D → PRELU (per-channel constant alpha),
 /// - CONV_2D / DEPTHWISE_CONV_2D → ADD (same-shape residual) [→ RELU / RELU6 / RELU_N1_TO_1 | PRELU],
@@ -24,7 +25,7 @@ struct ConvFusion {
 /// the last node's output; the nodes fused away become `.none` steps.
 struct FusionPlan {
     struct Entry {
-        var fusion: ConvFusion
+        var epilogue: ConvEpilogue
         /// Tensor the fused step writes (the last fused node's output).
         var output: Int
     }
@@ -34,11 +35,9 @@ struct FusionPlan {
     /// Nodes folded into an earlier conv node.
     private(set) var skipped: Set<Int> = []
 
-    /// `excluding`: nodes another plan already covers (`ChannelMajorConvChains`); no fusion touches them.
-    init(
-        graph: Graph, folding: PadFolding, kernels: any ISAKernelSet.Type, excluding: Set<Int> = [],
-        pointer: (Int) -> UnsafeMutablePointer<Float>
-    ) {
+    /// A fusion takes the conv and the nodes it absorbs from `claims`; none of them may be claimed
+    /// already (a channel-major chain's nodes).
+    init(graph: Graph, folding: PadFolding, kernels: any ISAKernelSet.Type, memory: TensorMemory, claims: inout NodeClaims) {
         let nodes = graph.nodes
         let consumers = graph.consumerCounts
         let graphOutputs = Set(graph.outputs)
@@ -53,9 +52,6 @@ struct FusionPlan {
             let shape = graph.tensors[a].shape
             guard graph.tensors[a].constant != nil, count(a) == channels, shape.last == channels else { return nil }
             return a
-        }
-        func disjoint(_ a: UnsafePointer<Float>, _ n: Int, _ b: UnsafePointer<Float>, _ m: Int) -> Bool {
-            a + n <= b || b + m <= a
         }
         /// The ADD at `k` (or at `k + 1` after a channel PAD at `k`) of conv `c`'s output and a residual
         /// of the same shape, or of a tensor zero-padded at the end of its channels only.
@@ -95,14 +91,11 @@ struct FusionPlan {
             let channels: Int
             let isDepthwise: Bool
             let activation: Activation
+            let inputShape = graph.tensors[conv.inputs[0]].shape, filterShape = graph.tensors[conv.inputs[1]].shape
             switch conv.op {
             case .conv2D(let p):
                 activation = p.activation
-                guard
-                    let g = try? p.geometry(
-                        input: graph.tensors[conv.inputs[0]].shape,
-                        filter: graph.tensors[conv.inputs[1]].shape)
-                else { continue }
+                guard let g = try? p.geometry(input: inputShape, filter: filterShape) else { continue }
                 // Levels that leave non-pointwise convs to im2col + OpenBLAS fuse only pointwise ones
                 // (OpenBLAS inside the packed kernel).
                 if !kernels.prefersPackedConv(g) && !GemmStep.isPointwise(g) { continue }
@@ -110,25 +103,21 @@ struct FusionPlan {
                 isDepthwise = false
             case .depthwiseConv2D(let p):
                 activation = p.activation
-                guard
-                    let g = try? p.geometry(
-                        input: graph.tensors[conv.inputs[0]].shape,
-                        filter: graph.tensors[conv.inputs[1]].shape)
-                else { continue }
+                guard let g = try? p.geometry(input: inputShape, filter: filterShape) else { continue }
                 channels = g.outC
                 isDepthwise = true
             default: continue
             }
             guard intermediate(t), i + 1 < nodes.count else { continue }
-            var fusion = ConvFusion()
+            var fusion = ConvEpilogue()
             var last = i + 1
             let next = nodes[i + 1]
             if let a = preluAlpha(next, input: t, channels: channels) {
-                fusion.prelu = UnsafePointer(pointer(a))
+                fusion.prelu = a
             } else if activation == .none, case .unary(let kind) = next.op, next.inputs == [t], let a = kind.clampActivation {
                 fusion.activation = a
             } else if let add = residualAdd(at: i + 1, conv: i, isDepthwise: isDepthwise) {
-                fusion.residual = UnsafePointer(pointer(add.residual))
+                fusion.residual = add.residual
                 fusion.residualChannels = add.channels
                 fusion.residualActivation = add.activation
                 last = add.node
@@ -136,7 +125,7 @@ struct FusionPlan {
                 if intermediate(u), add.node + 1 < nodes.count {
                     let after = nodes[add.node + 1]
                     if let a = preluAlpha(after, input: u, channels: channels) {
-                        fusion.prelu = UnsafePointer(pointer(a)); last = add.node + 1
+                        fusion.prelu = a; last = add.node + 1
                     } else if case .unary(let kind) = after.op, add.activation == .none, after.inputs == [u],
                         let a = kind.clampActivation
                     {
@@ -146,20 +135,19 @@ struct FusionPlan {
             } else {
                 continue
             }
-            if (i...last).contains(where: excluding.contains) { continue }
+            if claims.anyClaimed(i...last) { continue }
             let out = nodes[last].outputs[0]
             let n = count(out)
-            let y = UnsafePointer(pointer(out))
             let input = folding.input(0, of: conv, at: i)
-            let x = UnsafePointer(pointer(input))
-            guard disjoint(y, n, x, count(input)) else { continue }
+            guard memory.disjoint(out, count: n, input, count: count(input)) else { continue }
             if let r = fusion.residual, let rc = fusion.residualChannels {
                 // A narrower residual is read at other offsets than the output is written: disjoint only.
-                guard disjoint(y, n, r, n / channels * rc) else { continue }
-            } else if let r = fusion.residual, r != y, !disjoint(y, n, r, n) {
+                guard memory.disjoint(out, count: n, r, count: n / channels * rc) else { continue }
+            } else if let r = fusion.residual, !memory.same(r, out), !memory.disjoint(out, count: n, r, count: n) {
                 continue
             }
-            fused[i] = Entry(fusion: fusion, output: out)
+            fused[i] = Entry(epilogue: fusion, output: out)
+            claims.claim(i...last)
             for j in (i + 1)...last { skipped.insert(j) }
             i = last
         }

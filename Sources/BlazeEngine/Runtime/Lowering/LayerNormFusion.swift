@@ -1,5 +1,6 @@
 /// Layer normalisations over the last axis that TFLite converters write as ten elementwise
-/// nodes, found in the graph so the optimised path runs each as one `LayerNormStep`:
+/// nodes, found in the graph so the optimised path runs each as one `LayerNormStep` (a lowering
+/// pass that needs the planned arena: see `accepted`):
 ///
 ///     m = MEAN(x, last axis, keepDims)      d = SQUARED_DIFFERENCE(x, m)
 ///     v = MEAN(d, last axis, keepDims)      r = RSQRT(ADD(v, ε))          s = MUL(r, γ)
@@ -42,6 +43,20 @@ struct LayerNormFusion {
                 i += 1
             }
         }
+    }
+
+    /// The matches the optimised plan runs, by first node: none of their nodes claimed by an earlier
+    /// pass, and an output that can be written before the nodes it replaces would have run
+    /// (disjoint from the input, or exactly over it). Each claims its ten nodes.
+    func accepted(memory: TensorMemory, claims: inout NodeClaims) -> [Int: Match] {
+        var accepted: [Int: Match] = [:]
+        for (first, m) in matches.sorted(by: { $0.key < $1.key }) where !claims.anyClaimed(m.nodes) {
+            let n = m.rows * m.channels
+            guard memory.same(m.input, m.output) || memory.disjoint(m.input, count: n, m.output, count: n) else { continue }
+            claims.claim(m.nodes)
+            accepted[first] = m
+        }
+        return accepted
     }
 
     private static func match(at first: Int, _ graph: Graph, consumers: [Int], graphOutputs: Set<Int>) -> Match? {

@@ -2,8 +2,8 @@
 /// DEPTHWISE_CONV_2D reading them: the conv reads the PAD's source and treats the padding as its
 /// own (`ConvGeometry.foldingPad`), so the padded copy is never written.
 ///
-/// Decided from the graph alone, before the arena is planned: a fold makes the conv read the
-/// source, so the source must stay alive until the conv's step (`extendedReads`).
+/// A lowering pass decided from the graph alone, before the arena is planned: a fold makes the conv
+/// read the source, so the source must stay alive until the conv's step (`extendedReads`).
 ///
 /// Folded when the PAD pads only H and W of a rank-4 tensor with zeros, and its output is read by
 /// nothing but input 0 of one conv (and is not a graph output).
@@ -31,9 +31,9 @@ struct PadFolding {
     /// Tensor → the last step that now reads it (a fold's source, read by its conv).
     private(set) var extendedReads: [Int: Int] = [:]
 
-    /// `excluding`: nodes another plan already covers (`ChannelMajorConvChains`); neither the conv
-    /// nor the PAD / TRANSPOSE of a fold may be one.
-    init(graph: Graph, excluding: Set<Int> = []) {
+    /// A fold claims the PAD / TRANSPOSE it removes; neither it nor the conv may be claimed already
+    /// (a channel-major chain's nodes). The conv stays unclaimed: conv fusion may still take it.
+    init(graph: Graph, claims: inout NodeClaims) {
         let consumers = graph.consumerCounts
         var producer = [Int?](repeating: nil, count: graph.tensors.count)
         for (i, node) in graph.nodes.enumerated() {
@@ -46,8 +46,8 @@ struct PadFolding {
             default: continue
             }
             let padded = node.inputs[0]
-            guard consumers[padded] == 1, !graphOutputs.contains(padded), let k = producer[padded], !excluding.contains(i),
-                !excluding.contains(k)
+            guard consumers[padded] == 1, !graphOutputs.contains(padded), let k = producer[padded], !claims.isClaimed(i),
+                !claims.isClaimed(k)
             else { continue }
             let source = graph.nodes[k].inputs[0]
             let paddedShape = graph.tensors[padded].shape
@@ -65,9 +65,16 @@ struct PadFolding {
             default:
                 continue
             }
+            claims.claim([k])
             skipped.insert(k)
             extendedReads[source] = max(extendedReads[source] ?? i, i)
         }
+    }
+
+    /// The folds of `graph` with no other pass before them.
+    init(graph: Graph) {
+        var claims = NodeClaims(nodeCount: graph.nodes.count)
+        self.init(graph: graph, claims: &claims)
     }
 
     /// A 1×1 stride-1 CONV_2D (any padding: a 1×1 window pads nothing).

@@ -11,7 +11,7 @@ import BlazeEngineCore
 /// and writes `[O, P]`, so neither transpose is ever done and the last conv adds the residual.
 /// The intermediate `[Oᵢ, P]` results go to the memory of the convs' own outputs (same sizes).
 ///
-/// Decided from the graph alone, before the arena is planned: the step runs at the chain's last
+/// A lowering pass decided from the graph alone, before the arena is planned: the step runs at the chain's last
 /// node and reads `x` and writes the intermediates there (`extendedReads` keeps them alive).
 /// Matched only when the nodes follow each other in execution order, every tensor between `x`
 /// and the last node has exactly one consumer (the next node) and is not a graph output, the
@@ -41,7 +41,14 @@ struct ChannelMajorConvChains {
     /// Tensor → the last step that now reads it.
     private(set) var extendedReads: [Int: Int] = [:]
 
+    /// The chains of `graph` with no other pass before them.
     init(graph: Graph, minPixels: Int) {
+        var claims = NodeClaims(nodeCount: graph.nodes.count)
+        self.init(graph: graph, minPixels: minPixels, claims: &claims)
+    }
+
+    /// A chain claims all its nodes; none may be claimed already.
+    init(graph: Graph, minPixels: Int, claims: inout NodeClaims) {
         let consumers = graph.consumerCounts
         let graphOutputs = Set(graph.outputs)
         func internalTensor(_ t: Int) -> Bool {
@@ -49,7 +56,10 @@ struct ChannelMajorConvChains {
         }
         var i = 0
         while i < graph.nodes.count {
-            if let chain = Self.match(at: i, graph, internalTensor), Self.pixels(chain, graph) >= minPixels {
+            if let chain = Self.match(at: i, graph, internalTensor), Self.pixels(chain, graph) >= minPixels,
+                !claims.anyClaimed(chain.nodes)
+            {
+                claims.claim(chain.nodes)
                 chains[chain.nodes.upperBound] = chain
                 skipped.formUnion(chain.nodes.dropLast())
                 for t in [chain.source] + chain.buffers { extendedReads[t] = chain.nodes.upperBound }
@@ -122,68 +132,4 @@ struct ChannelMajorConvChains {
             source: source, convs: convs, buffers: convs.dropLast().map { nodes[$0].outputs[0] }, residual: residual,
             residualActivation: residualActivation, output: output, nodes: first...last)
     }
-}
-
-/// The step of one `ChannelMajorConvChains.Chain`: its convs one after another, each split across
-/// the pool by groups of output channels (every output from one tile: the same bytes for any split).
-final class ChannelMajorConvChainStep {
-    /// One conv of the chain.
-    final class Stage: ParallelJob {
-        let kernel: any ChannelMajorConvKernel
-        let x: UnsafePointer<Float>
-        let y: UnsafeMutablePointer<Float>
-        let residual: UnsafePointer<Float>?
-        let parts: Int
-
-        init(
-            _ kernel: any ChannelMajorConvKernel, input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>,
-            residual: UnsafePointer<Float>?, threads: Int
-        ) {
-            self.kernel = kernel
-            x = input; y = output; self.residual = residual
-            parts = Parallelism.tasks(units: kernel.workCount, work: kernel.flops, minWork: 200_000, threads: threads)
-        }
-
-        func runTask(_ index: Int) {
-            kernel.run(input: x, output: y, residual: residual, work: WorkerPool.part(index, of: parts, count: kernel.workCount))
-        }
-    }
-
-    let stages: [Stage]
-
-    /// The convs of `chain` on the arena memory `pointer` gives, their kernels shared through
-    /// `model`'s cache.
-    init(
-        _ chain: ChannelMajorConvChains.Chain, graph: Graph, model: Model, pointer: (Int) -> UnsafeMutablePointer<Float>,
-        threads: Int
-    ) {
-        var stages: [Stage] = []
-        var input = UnsafePointer(pointer(chain.source))
-        for (i, c) in chain.convs.enumerated() {
-            let node = graph.nodes[c]
-            guard case .conv2D(let p) = node.op else { preconditionFailure("channel-major chain node \(c) is not a CONV_2D") }
-            let filterShape = graph.tensors[node.inputs[1]].shape
-            let O = filterShape[0], K = filterShape[3]
-            let isLast = i == chain.convs.count - 1
-            let residualActivation = isLast ? chain.residualActivation : .none
-            let kernel = model.packedKernels.kernel(PackedKernelCache.key(channelMajorConv: c, residualActivation: residualActivation)) {
-                model.levelKernels.channelMajorConv(
-                    filter: pointer(node.inputs[1]), bias: node.inputs.count > 2 ? pointer(node.inputs[2]) : nil,
-                    outputChannels: O, inputChannels: K, pixels: ChannelMajorConvChains.pixels(chain, graph),
-                    activation: p.activation, residualActivation: residualActivation)
-            }
-            let output = isLast ? pointer(chain.output) : pointer(chain.buffers[i])
-            stages.append(
-                Stage(
-                    kernel, input: input, output: output,
-                    residual: isLast ? chain.residual.map { UnsafePointer(pointer($0)) } : nil, threads: threads))
-            input = UnsafePointer(output)
-        }
-        self.stages = stages
-    }
-
-    func execute(_ pool: WorkerPool) {
-        for s in stages { pool.run(s, taskCount: s.parts) }
-    }
-
 }
