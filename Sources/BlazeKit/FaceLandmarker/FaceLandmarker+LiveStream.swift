@@ -37,19 +37,10 @@ extension FaceLandmarker {
             method: method, timestamp: timestamp,
             process: { [self] in try processTracked(image, timestamp: timestamp) },
             wrap: { FaceLandmarkerLiveStreamResult(timestampInMilliseconds: timestamp, result: $0) },
-            deliver: { [self] in deliver($0) })
-    }
-
-    /// Hands one live-stream result to the delegate (on the callback queue).
-    private func deliver(_ frame: FaceLandmarkerLiveStreamResult) {
-        guard let delegate = options.faceLandmarkerLiveStreamDelegate else { return }
-        let timestamp = frame.timestampInMilliseconds
-        switch frame.result {
-        case .success(let result):
-            delegate.faceLandmarker(self, didFinishDetection: result, timestampInMilliseconds: timestamp, error: nil)
-        case .failure(let error):
-            delegate.faceLandmarker(self, didFinishDetection: nil, timestampInMilliseconds: timestamp, error: error)
-        }
+            notify: { [self] result, error in
+                options.faceLandmarkerLiveStreamDelegate?.faceLandmarker(
+                    self, didFinishDetection: result, timestampInMilliseconds: timestamp, error: error)
+            })
     }
 
     /// Test hook: runs on the processing queue before a live-stream frame is processed.

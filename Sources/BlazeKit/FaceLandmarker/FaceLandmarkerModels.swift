@@ -22,13 +22,13 @@ struct FaceLandmarkerModels: Sendable {
             wanted, bundled: [.faceDetectionShortRange, .faceLandmarksDetector, .faceBlendshapes],
             modelAssetPath: options.baseOptions.modelAssetPath)
         let detector = try loadDetector(files[0])
-        let mesh = try loadModel(files[1])
+        let mesh = try TasksError.loadModel(files[1])
         try expect(
             mesh, files[1], "a face mesh net", inputs: [[1, meshInputSize, meshInputSize, 3]],
             outputs: [[1, 1, 1, 3 * meshPointCount], [1, 1, 1, 1]], allowExtraOutputs: true)
         var blendshapes: Model?
         if wantsBlendshapes {
-            let model = try loadModel(files[2])
+            let model = try TasksError.loadModel(files[2])
             try expect(
                 model, files[2], "a blendshape net", inputs: [[1, blendshapeLandmarkIndices.count, 2]],
                 outputs: [[faceBlendshapeNames.count]])
@@ -40,7 +40,7 @@ struct FaceLandmarkerModels: Sendable {
     /// The short-range face detector at `url`, checked.
     static func loadDetector(_ url: URL) throws -> Model {
         let config = FaceDetectorConfiguration(.fast)
-        let detector = try loadModel(url)
+        let detector = try TasksError.loadModel(url)
         try expect(
             detector, url, "a face detector", inputs: [[1, config.inputSize, config.inputSize, 3]],
             outputs: [[1, config.anchorCount, 16], [1, config.anchorCount, 1]])
@@ -72,16 +72,6 @@ struct FaceLandmarkerModels: Sendable {
                 if FileManager.default.isReadableFile(atPath: url.path) { return url }
             }
             throw FaceLandmarkerError.modelNotFound("\(folder.appendingPathComponent(names[0]).path) not found: the folder must hold \(needed) (from `blaze-model convert`)")
-        }
-    }
-
-    private static func loadModel(_ url: URL) throws -> Model {
-        do {
-            return try Model(contentsOf: url)
-        } catch let error as BlazeError where error.kind == .io {
-            throw FaceLandmarkerError.modelNotFound("\(url.path): \(error)", underlying: error)
-        } catch {
-            throw FaceLandmarkerError.invalidModel("\(url.path): \(error)", underlying: error as? BlazeError)
         }
     }
 

@@ -46,24 +46,13 @@ extension FaceLandmarkerOptions {
     /// Checks the numeric options and the delegate/mode pairing (MediaPipe's rules).
     func validate(allowsMissingDelegate: Bool) throws {
         guard (1...Self.maximumNumFaces).contains(numFaces) else { throw FaceLandmarkerError.invalidNumFaces(numFaces) }
-        for (name, value) in [
-            ("minFaceDetectionConfidence", minFaceDetectionConfidence),
-            ("minFacePresenceConfidence", minFacePresenceConfidence),
-            ("minTrackingConfidence", minTrackingConfidence)
-        ] {
-            guard value >= 0, value <= 1 else {  // also rejects NaN
-                throw FaceLandmarkerError.invalidConfidence(name: name, value: value)
-            }
-        }
-        if let threads = numThreads, threads < 1 {
-            throw FaceLandmarkerError.invalidOption("numThreads must be at least 1, got \(threads)")
-        }
-        let hasDelegate = faceLandmarkerLiveStreamDelegate != nil
-        switch runningMode {
-        case .liveStream:
-            if !hasDelegate && !allowsMissingDelegate { throw FaceLandmarkerError.missingLiveStreamDelegate(option: "faceLandmarkerLiveStreamDelegate") }
-        case .image, .video:
-            if hasDelegate { throw FaceLandmarkerError.unexpectedLiveStreamDelegate(option: "faceLandmarkerLiveStreamDelegate", runningMode: runningMode) }
-        }
+        try TaskOptionChecks.confidences([
+            "minFaceDetectionConfidence": minFaceDetectionConfidence, "minFacePresenceConfidence": minFacePresenceConfidence,
+            "minTrackingConfidence": minTrackingConfidence
+        ])
+        try TaskOptionChecks.threads(numThreads)
+        try TaskOptionChecks.delegate(
+            present: faceLandmarkerLiveStreamDelegate != nil, option: "faceLandmarkerLiveStreamDelegate", runningMode: runningMode,
+            allowsMissing: allowsMissingDelegate)
     }
 }

@@ -1,13 +1,8 @@
 import BlazeEngine
 
 /// The state a video / live-stream face landmarker carries from frame to frame
-/// (docs/pipelines.md §4.2, Tasks), the tracking IDs and the landmark smoother (S12).
-struct FaceLandmarkerTracker {
-    /// Next-frame ROIs of the faces kept in the previous frame, with their IDs.
-    var previous: [TrackedRect] = []
-    var ids = TrackingIDAllocator()
-    var smoothers: [Int: LandmarkSmoother] = [:]
-}
+/// (docs/pipelines.md §4.2, Tasks).
+typealias FaceLandmarkerTracker = TrackingState
 
 /// What one frame cost (for `FaceLandmarkerStatistics`).
 struct FaceFrameWork {
@@ -26,12 +21,7 @@ struct FaceLandmarkerPipeline: Sendable {
     /// the first `numFaces`.
     func detectFaceROIs(in image: VisionImage, session: Session) throws -> [NormalizedRect] {
         let size = image.uprightSize
-        let transform = try image.toTensor(roi: nil, options: configuration.detectorCrop, into: session.inputBuffers[0])
-        session.runInPlace()
-        let outputs = session.outputBuffers
-        let raw = try decodeDetections(
-            boxes: outputs[0], scores: outputs[1], anchors: configuration.anchors,
-            options: configuration.decoder.withMinScore(options.minFaceDetectionConfidence))
+        let (raw, transform) = try configuration.detect(in: image, session: session, minScore: options.minFaceDetectionConfidence)
         return nonMaxSuppression(raw, iouThreshold: FaceDetectorConfiguration.meshNMSThreshold)
             .map { $0.projected(by: transform.projection) }
             .filter(\.isFinite)

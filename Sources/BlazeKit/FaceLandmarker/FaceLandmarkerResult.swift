@@ -83,15 +83,7 @@ public struct FaceLandmarkerStatistics: Sendable, Hashable {
 
 /// The result of one live-stream frame, as delivered by `FaceLandmarker.liveStream(options:)`'s
 /// `AsyncStream` (the delegate gets the same in its arguments).
-public struct FaceLandmarkerLiveStreamResult: Sendable {
-    public var timestampInMilliseconds: Int
-    public var result: Result<FaceLandmarkerResult, FaceLandmarkerError>
-
-    public init(timestampInMilliseconds: Int, result: Result<FaceLandmarkerResult, FaceLandmarkerError>) {
-        self.timestampInMilliseconds = timestampInMilliseconds
-        self.result = result
-    }
-}
+public typealias FaceLandmarkerLiveStreamResult = LiveStreamResult<FaceLandmarkerResult, FaceLandmarkerError>
 
 /// Receives live-stream results (MediaPipe Tasks' `FaceLandmarkerLiveStreamDelegate`).
 ///

@@ -22,12 +22,7 @@ extension FaceDetector {
     func detectFaces(in image: VisionImage, sessions: FaceSessions) throws -> FaceFrameResult {
         let size = image.uprightSize
         let session = sessions.detector
-        let transform = try image.toTensor(roi: nil, options: configuration.detectorCrop, into: session.inputBuffers[0])
-        session.runInPlace()
-        let outputs = session.outputBuffers
-        let raw = try decodeDetections(
-            boxes: outputs[0], scores: outputs[1], anchors: configuration.anchors,
-            options: configuration.decoder)
+        let (raw, transform) = try configuration.detect(in: image, session: session)
 
         let minFaceSize = options.minFaceSize
         let detections = nonMaxSuppression(raw, iouThreshold: FaceDetectorConfiguration.resultNMSThreshold)

@@ -1,3 +1,5 @@
+import BlazeEngine
+
 /// The fixed numbers of the two BlazeFace variants (docs/pipelines.md §3) and of the mesh chain
 /// (§4.1 Tasks, §7.1).
 struct FaceDetectorConfiguration: Sendable {
@@ -36,6 +38,20 @@ struct FaceDetectorConfiguration: Sendable {
     /// S1 for the detector: the whole upright image, letterboxed, BORDER_ZERO, [−1, 1].
     var detectorCrop: ImageToTensorOptions {
         ImageToTensorOptions(width: inputSize, height: inputSize, keepAspectRatio: true, borderMode: .zero, outputRange: -1...1)
+    }
+
+    /// S1–S3: the detector net on `session` over the whole image; its decoded detections with score
+    /// ≥ `minScore` (the decoder's own threshold when nil), in the crop's coordinates, and the crop's
+    /// transform to project them back.
+    func detect(in image: VisionImage, session: Session, minScore: Float? = nil) throws
+        -> (detections: [Detection], transform: ImageToTensorTransform)
+    {
+        let transform = try image.toTensor(roi: nil, options: detectorCrop, into: session.inputBuffers[0])
+        session.runInPlace()
+        let outputs = session.outputBuffers
+        let detections = try decodeDetections(
+            boxes: outputs[0], scores: outputs[1], anchors: anchors, options: minScore.map(decoder.withMinScore) ?? decoder)
+        return (detections, transform)
     }
 
     /// S1 for the mesh v2 net: 256², stretched (the ROI is square in pixels), BORDER_REPLICATE, [0, 1].

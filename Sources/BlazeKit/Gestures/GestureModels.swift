@@ -43,16 +43,8 @@ struct GestureModels: Sendable {
     /// `customFile`: look for a custom classifier too.
     private init(locate: (String) throws -> URL, cannedNames: [String]?, customFile: Bool) throws {
         func load(_ name: String) throws -> Model {
-            let url = try locate(name)
-            do {
-                return try Model(contentsOf: url)
-            } catch let error as BlazeError where error.kind == .io {
-                throw GestureRecognizerError.modelNotFound(
-                    "\(url.path): \(error) (the folder must hold a converted gesture bundle: `blaze-model convert bundle.task --output-dir DIR`)",
-                    underlying: error)
-            } catch {
-                throw GestureRecognizerError.invalidModel("\(url.path): \(error)", underlying: error as? BlazeError)
-            }
+            try TasksError.loadModel(
+                locate(name), hint: "the folder must hold a converted gesture bundle: `blaze-model convert bundle.task --output-dir DIR`")
         }
         embedder = try load(Self.embedderFile)
         let embedderInputs = embedder.inputs.map { $0.shape.reduce(1, *) }, embedderOutputs = embedder.outputs.map { $0.shape.reduce(1, *) }

@@ -123,14 +123,9 @@ public final class GestureRecognizer: Sendable {
             method: method, timestamp: timestamp,
             process: { [self] in try gestures(of: hands.detect(videoFrame: image, timestampInMilliseconds: timestamp), image: image) },
             wrap: { GestureRecognizerLiveStreamResult(timestampInMilliseconds: timestamp, result: $0) },
-            deliver: { [self] frame in
-                guard let delegate = options.gestureRecognizerLiveStreamDelegate else { return }
-                switch frame.result {
-                case .success(let result):
-                    delegate.gestureRecognizer(self, didFinishRecognition: result, timestampInMilliseconds: frame.timestampInMilliseconds, error: nil)
-                case .failure(let error):
-                    delegate.gestureRecognizer(self, didFinishRecognition: nil, timestampInMilliseconds: frame.timestampInMilliseconds, error: error)
-                }
+            notify: { [self] result, error in
+                options.gestureRecognizerLiveStreamDelegate?.gestureRecognizer(
+                    self, didFinishRecognition: result, timestampInMilliseconds: timestamp, error: error)
             })
     }
 

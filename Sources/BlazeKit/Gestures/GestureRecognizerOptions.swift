@@ -62,17 +62,9 @@ public struct GestureRecognizerOptions: Sendable {
 extension GestureRecognizerOptions {
     /// The delegate/mode pairing (MediaPipe's rule); the rest is checked by the parts that use it.
     func validateDelegate(allowsMissingDelegate: Bool) throws {
-        let hasDelegate = gestureRecognizerLiveStreamDelegate != nil
-        switch runningMode {
-        case .liveStream:
-            if !hasDelegate && !allowsMissingDelegate {
-                throw GestureRecognizerError.missingLiveStreamDelegate(option: "gestureRecognizerLiveStreamDelegate")
-            }
-        case .image, .video:
-            if hasDelegate {
-                throw GestureRecognizerError.unexpectedLiveStreamDelegate(option: "gestureRecognizerLiveStreamDelegate", runningMode: runningMode)
-            }
-        }
+        try TaskOptionChecks.delegate(
+            present: gestureRecognizerLiveStreamDelegate != nil, option: "gestureRecognizerLiveStreamDelegate", runningMode: runningMode,
+            allowsMissing: allowsMissingDelegate)
     }
 }
 

@@ -35,15 +35,7 @@ public struct GestureRecognizerResult: Sendable, Hashable {
 
 /// One live-stream frame's outcome, as the `AsyncStream` of `GestureRecognizer.liveStream(options:)`
 /// yields it.
-public struct GestureRecognizerLiveStreamResult: Sendable {
-    public var timestampInMilliseconds: Int
-    public var result: Result<GestureRecognizerResult, GestureRecognizerError>
-
-    public init(timestampInMilliseconds: Int, result: Result<GestureRecognizerResult, GestureRecognizerError>) {
-        self.timestampInMilliseconds = timestampInMilliseconds
-        self.result = result
-    }
-}
+public typealias GestureRecognizerLiveStreamResult = LiveStreamResult<GestureRecognizerResult, GestureRecognizerError>
 
 /// Receives live-stream results (MediaPipe Tasks' `GestureRecognizerLiveStreamDelegate`).
 public protocol GestureRecognizerLiveStreamDelegate: AnyObject, Sendable {

@@ -42,19 +42,10 @@ extension HandLandmarker {
             method: method, timestamp: timestamp,
             process: { [self] in try processTracked(image, region: regionOfInterest, timestamp: timestamp) },
             wrap: { HandLandmarkerLiveStreamResult(timestampInMilliseconds: timestamp, result: $0) },
-            deliver: { [self] in deliver($0) })
-    }
-
-    /// Hands one live-stream result to the delegate (on the callback queue).
-    private func deliver(_ frame: HandLandmarkerLiveStreamResult) {
-        guard let delegate = options.handLandmarkerLiveStreamDelegate else { return }
-        let timestamp = frame.timestampInMilliseconds
-        switch frame.result {
-        case .success(let result):
-            delegate.handLandmarker(self, didFinishDetection: result, timestampInMilliseconds: timestamp, error: nil)
-        case .failure(let error):
-            delegate.handLandmarker(self, didFinishDetection: nil, timestampInMilliseconds: timestamp, error: error)
-        }
+            notify: { [self] result, error in
+                options.handLandmarkerLiveStreamDelegate?.handLandmarker(
+                    self, didFinishDetection: result, timestampInMilliseconds: timestamp, error: error)
+            })
     }
 
     /// Test hook: runs on the processing queue before a live-stream frame is processed.

@@ -107,30 +107,19 @@ extension HandLandmarkerOptions {
     /// Checks the numeric options and the delegate/mode pairing (MediaPipe's rules).
     func validate(allowsMissingDelegate: Bool) throws {
         guard (1...Self.maximumNumHands).contains(numHands) else { throw HandLandmarkerError.invalidNumHands(numHands) }
-        for (name, value) in [
-            ("minHandDetectionConfidence", minHandDetectionConfidence),
-            ("minHandPresenceConfidence", minHandPresenceConfidence),
-            ("minTrackingConfidence", minTrackingConfidence)
-        ] {
-            guard value >= 0, value <= 1 else {  // also rejects NaN
-                throw HandLandmarkerError.invalidConfidence(name: name, value: value)
-            }
-        }
-        if let threads = numThreads, threads < 1 {
-            throw HandLandmarkerError.invalidOption("numThreads must be at least 1, got \(threads)")
-        }
+        try TaskOptionChecks.confidences([
+            "minHandDetectionConfidence": minHandDetectionConfidence, "minHandPresenceConfidence": minHandPresenceConfidence,
+            "minTrackingConfidence": minTrackingConfidence
+        ])
+        try TaskOptionChecks.threads(numThreads)
         let p = smoothingParameters
         guard p.minCutoff.isFinite, p.minCutoff > 0, p.beta.isFinite, p.beta >= 0,
             p.derivateCutoff.isFinite, p.derivateCutoff > 0
         else {
             throw HandLandmarkerError.invalidOption("smoothingParameters need minCutoff > 0, beta ≥ 0 and derivateCutoff > 0 (finite)")
         }
-        let hasDelegate = handLandmarkerLiveStreamDelegate != nil
-        switch runningMode {
-        case .liveStream:
-            if !hasDelegate && !allowsMissingDelegate { throw HandLandmarkerError.missingLiveStreamDelegate(option: "handLandmarkerLiveStreamDelegate") }
-        case .image, .video:
-            if hasDelegate { throw HandLandmarkerError.unexpectedLiveStreamDelegate(option: "handLandmarkerLiveStreamDelegate", runningMode: runningMode) }
-        }
+        try TaskOptionChecks.delegate(
+            present: handLandmarkerLiveStreamDelegate != nil, option: "handLandmarkerLiveStreamDelegate", runningMode: runningMode,
+            allowsMissing: allowsMissingDelegate)
     }
 }

@@ -96,15 +96,7 @@ public struct HandLandmarkerStatistics: Sendable, Hashable {
 
 /// The result of one live-stream frame, as delivered by `HandLandmarker.liveStream(options:)`'s
 /// `AsyncStream` (the delegate gets the same in its arguments).
-public struct HandLandmarkerLiveStreamResult: Sendable {
-    public var timestampInMilliseconds: Int
-    public var result: Result<HandLandmarkerResult, HandLandmarkerError>
-
-    public init(timestampInMilliseconds: Int, result: Result<HandLandmarkerResult, HandLandmarkerError>) {
-        self.timestampInMilliseconds = timestampInMilliseconds
-        self.result = result
-    }
-}
+public typealias HandLandmarkerLiveStreamResult = LiveStreamResult<HandLandmarkerResult, HandLandmarkerError>
 
 /// Receives live-stream results (MediaPipe Tasks' `HandLandmarkerLiveStreamDelegate`).
 ///

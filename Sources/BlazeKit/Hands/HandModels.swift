@@ -64,7 +64,7 @@ struct HandModels: Sendable {
             func bundled(_ m: BundledModel) throws -> (Model, String) {
                 let url: URL
                 do { url = try m.url() } catch { throw HandLandmarkerError.modelNotFound("\(error)", underlying: error as? BlazeError) }
-                return (try loadModel(url), url.path)
+                return (try TasksError.loadModel(url), url.path)
             }
             let (p, pp) = try bundled(palmModel), (l, lp) = try bundled(landmarkModel)
             return try HandModels(palm: p, landmark: l, palmPath: pp, landmarkPath: lp)
@@ -89,20 +89,10 @@ struct HandModels: Sendable {
                 throw HandLandmarkerError.modelNotFound(
                     "\(url.path) not found: the folder must hold \(palmModel.fileName) and \(landmarkModel.fileName) (from `blaze-model convert`)")
             }
-            return (try loadModel(url), url.path)
+            return (try TasksError.loadModel(url), url.path)
         }
         let (p, pp) = try fromFolder(palmModel), (l, lp) = try fromFolder(landmarkModel)
         return try HandModels(palm: p, landmark: l, palmPath: pp, landmarkPath: lp)
-    }
-
-    private static func loadModel(_ url: URL) throws -> Model {
-        do {
-            return try Model(contentsOf: url)
-        } catch let error as BlazeError where error.kind == .io {
-            throw HandLandmarkerError.modelNotFound("\(url.path): \(error)", underlying: error)
-        } catch {
-            throw HandLandmarkerError.invalidModel("\(url.path): \(error)", underlying: error as? BlazeError)
-        }
     }
 }
 

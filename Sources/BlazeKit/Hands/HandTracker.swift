@@ -1,13 +1,8 @@
 import BlazeEngine
 
-/// The state a video / live-stream landmarker carries from frame to frame (docs/pipelines.md §6.6),
-/// plus the tracking IDs (§5.4 proposal) and the per-hand One-Euro smoothers (S12).
-struct HandTracker {
-    /// Next-frame ROIs of the hands kept in the previous frame, with their IDs.
-    var previous: [TrackedRect] = []
-    var ids = TrackingIDAllocator()
-    var smoothers: [Int: LandmarkSmoother] = [:]
-}
+/// The state a video / live-stream hand landmarker carries from frame to frame (docs/pipelines.md
+/// §6.6).
+typealias HandTracker = TrackingState
 
 /// What one frame cost (for `HandLandmarkerStatistics`).
 struct FrameWork {

@@ -44,3 +44,11 @@ struct TrackingIDAllocator: Sendable, Hashable {
         assignMissingIDs(associateHandRects(base: tracked, new: detected.map { TrackedRect(rect: $0) }, threshold: threshold))
     }
 }
+
+/// What a video / live-stream task carries from frame to frame: the next-frame ROIs of the faces or
+/// hands it kept, their tracking IDs, and a One-Euro landmark smoother per ID (S12).
+struct TrackingState {
+    var previous: [TrackedRect] = []
+    var ids = TrackingIDAllocator()
+    var smoothers: [Int: LandmarkSmoother] = [:]
+}

@@ -5,7 +5,7 @@ import Foundation
 /// `GestureRecognizer`) share around their pipelines: the running-mode check, `close()`,
 /// strictly increasing timestamps in video and live stream, one such frame at a time (each
 /// depends on the one before), and live stream itself (`LiveStreamRunner`).
-final class TaskCore<LiveOutput: Sendable>: @unchecked Sendable {
+final class TaskCore<LiveOutput: LiveStreamOutput>: @unchecked Sendable {
     // @unchecked: `lastTimestamp` guards itself and `frameLock` only orders frames.
     let runningMode: RunningMode
     let liveStream: LiveStreamRunner<LiveOutput>
@@ -61,14 +61,22 @@ final class TaskCore<LiveOutput: Sendable>: @unchecked Sendable {
 
     /// Offers a live-stream frame (`LiveStreamRunner.submit`): its timestamp is checked when it
     /// arrives (dropped frames too); `process` runs one frame at a time, its errors as
-    /// `TasksError` (`TasksError.catching`), and `wrap` makes the output to deliver.
-    func submit<Output>(
-        method: String, timestamp: Int, process: @escaping @Sendable () throws -> Output,
-        wrap: @escaping @Sendable (Result<Output, TasksError>) -> LiveOutput, deliver: @escaping @Sendable (LiveOutput) -> Void
+    /// `TasksError` (`TasksError.catching`), `wrap` makes the output the stream yields, and
+    /// `notify` gives the delegate the result or the error.
+    func submit(
+        method: String, timestamp: Int, process: @escaping @Sendable () throws -> LiveOutput.Value,
+        wrap: @escaping @Sendable (Result<LiveOutput.Value, TasksError>) -> LiveOutput,
+        notify: @escaping @Sendable (LiveOutput.Value?, (any Error)?) -> Void
     ) throws -> Bool {
         try liveStream.submit(
             method: method, timestamp: timestamp, accept: { try accept(timestamp) },
-            process: { [self] in wrap(frameLock.withLock { TasksError.catching(process) }) }, deliver: deliver)
+            process: { [self] in wrap(frameLock.withLock { TasksError.catching(process) }) },
+            deliver: { output in
+                switch output.outcome {
+                case .success(let value): notify(value, nil)
+                case .failure(let error): notify(nil, error)
+                }
+            })
     }
 
     /// Refuses later calls; frames accepted in live stream are still delivered, then the

@@ -91,12 +91,9 @@ public final class TasksFaceDetector: @unchecked Sendable {
         try core.check(.liveStream, method: method)
         return try core.submit(
             method: method, timestamp: timestamp, process: { [self] in try run(image, timestamp: timestamp) }, wrap: { $0 },
-            deliver: { [self] outcome in
-                guard let delegate = options.faceDetectorLiveStreamDelegate else { return }
-                switch outcome {
-                case .success(let r): delegate.faceDetector(self, didFinishDetection: r, timestampInMilliseconds: timestamp, error: nil)
-                case .failure(let e): delegate.faceDetector(self, didFinishDetection: nil, timestampInMilliseconds: timestamp, error: e)
-                }
+            notify: { [self] result, error in
+                options.faceDetectorLiveStreamDelegate?.faceDetector(
+                    self, didFinishDetection: result, timestampInMilliseconds: timestamp, error: error)
             })
     }
 
@@ -107,12 +104,7 @@ public final class TasksFaceDetector: @unchecked Sendable {
     private func run(_ image: VisionImage, timestamp: Int, on session: Session) throws -> FaceDetectorResult {
         let w = image.uprightWidth, h = image.uprightHeight
         do {
-            let transform = try image.toTensor(roi: nil, options: configuration.detectorCrop, into: session.inputBuffers[0])
-            session.runInPlace()
-            let outputs = session.outputBuffers
-            let raw = try decodeDetections(
-                boxes: outputs[0], scores: outputs[1], anchors: configuration.anchors,
-                options: configuration.decoder.withMinScore(options.minDetectionConfidence))
+            let (raw, transform) = try configuration.detect(in: image, session: session, minScore: options.minDetectionConfidence)
             let kept = nonMaxSuppression(raw, iouThreshold: options.minSuppressionThreshold)
                 .map { $0.projected(by: transform.projection) }
                 .filter(\.isFinite)

@@ -23,23 +23,13 @@ public struct TasksFaceDetectorOptions: Sendable {
     public init() {}
 
     func validate(allowsMissingDelegate: Bool) throws {
-        for (name, value) in [("minDetectionConfidence", minDetectionConfidence), ("minSuppressionThreshold", minSuppressionThreshold)] {
-            guard value >= 0, value <= 1 else { throw TasksFaceDetectorError.invalidConfidence(name: name, value: value) }
-        }
-        if let threads = numThreads, threads < 1 {
-            throw TasksFaceDetectorError.invalidOption("numThreads must be at least 1, got \(threads)")
-        }
-        let hasDelegate = faceDetectorLiveStreamDelegate != nil
-        switch runningMode {
-        case .liveStream:
-            if !hasDelegate && !allowsMissingDelegate {
-                throw TasksFaceDetectorError.missingLiveStreamDelegate(option: "faceDetectorLiveStreamDelegate")
-            }
-        case .image, .video:
-            if hasDelegate {
-                throw TasksFaceDetectorError.unexpectedLiveStreamDelegate(option: "faceDetectorLiveStreamDelegate", runningMode: runningMode)
-            }
-        }
+        try TaskOptionChecks.confidences([
+            "minDetectionConfidence": minDetectionConfidence, "minSuppressionThreshold": minSuppressionThreshold
+        ])
+        try TaskOptionChecks.threads(numThreads)
+        try TaskOptionChecks.delegate(
+            present: faceDetectorLiveStreamDelegate != nil, option: "faceDetectorLiveStreamDelegate", runningMode: runningMode,
+            allowsMissing: allowsMissingDelegate)
     }
 }
 
