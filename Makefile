@@ -112,10 +112,13 @@ test-aarch64:
 	@Tools/aarch64/build --tests -c release 1>&2
 	@Tools/aarch64/test
 
+# The SIMD kernel suites, one per op, against the reference kernels (Tests/BlazeEngineTests/SIMD).
+SIMD_KERNEL_TESTS := DepthwiseKernelTests|PointwiseConvKernelTests|DirectConvKernelTests|FullyConnectedKernelTests|PoolKernelTests|ResizeBilinearKernelTests|ElementwiseKernelTests|FoldedPaddingKernelTests|ConvKernelLaneWidthTests|KernelWorkPartitionTests
+
 # The part of it .ci/run runs (a few minutes of emulation): every kernel against the reference
-# kernels, bitwise equality across thread counts, the bundled and wheel nets' LiteRT parity, the
-# FFmpeg reader, and the end-to-end faces, hands and face-landmarker photo tests.
-AARCH64_CI_TESTS := SIMDKernelTests|ChannelMajorConvTests|PartialVectorTests|ISACoverageTests|GemmKernelTests|SIMDIntegrationTests|ThreadDeterminismTests|BundledModelParityTests|WheelModelParityTests|VideoReaderTests|FaceDetectionReferenceTests|HandReferenceTests|FaceLandmarkerImageTests
+# kernels, bitwise equality across thread counts, the bundled and unbundled MediaPipe nets' LiteRT
+# parity, the FFmpeg reader, and the end-to-end faces, hands and face-landmarker photo tests.
+AARCH64_CI_TESTS := $(SIMD_KERNEL_TESTS)|ChannelMajorConvTests|PartialVectorTests|ISACoverageTests|GemmKernelTests|SIMDIntegrationTests|ThreadDeterminismTests|BundledModelParityTests|UnbundledModelParityTests|VideoReaderTests|FaceDetectionReferenceTests|HandReferenceTests|FaceLandmarkerImageTests
 test-aarch64-ci:
 	@Tools/aarch64/setup
 	@Tools/aarch64/build --tests -c release 1>&2

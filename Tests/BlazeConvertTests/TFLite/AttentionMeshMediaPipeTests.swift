@@ -6,7 +6,7 @@ import Testing
 
 /// face_landmark_with_attention (converted from the wheel file) against MediaPipe 0.10.21 itself:
 /// its legacy FaceMesh (static, refine_landmarks) runs this model with the three custom ops in
-/// MediaPipe's C++, so unlike WheelModelParityTests (LiteRT plus our NumPy custom ops) the
+/// MediaPipe's C++, so unlike UnbundledModelParityTests (LiteRT plus our NumPy custom ops) the
 /// reference here does not come from our reading of those ops.
 ///
 /// Fixtures (Fixtures/wheel/face_mesh_attention, made by Tools/parity/make_attention_mesh_fixture.py,

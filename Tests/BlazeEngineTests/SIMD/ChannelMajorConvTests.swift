@@ -6,8 +6,9 @@ import Testing
 /// with the same filter and bias, the fused ADD (+ activation) applied to that, and the result
 /// transposed back to `[O, P]`. Seeded random shapes cover output channels not a multiple of the
 /// tile (and fewer than it), pixels not a multiple of the vector, every activation, residuals
-/// (also in place). Tolerance as in `SIMDKernelTests`; work splits must give identical bytes.
-@Suite struct ChannelMajorConvTests {
+/// (also in place). Tolerance as in the SIMD kernel suites (`SIMDKernelSuite`); work splits must
+/// give identical bytes.
+@Suite struct ChannelMajorConvTests: SIMDKernelSuite {
     struct Case: CustomStringConvertible {
         var o: Int, k: Int, p: Int
         var activation = Activation.none
@@ -62,8 +63,8 @@ import Testing
             for p in [1, 3, 4, 8, 15, 16, 17, 33, 64, 70] {
                 let t = Case(
                     o: o, k: Int.random(in: 1...40, using: &rng), p: p,
-                    activation: SIMDKernelTests.activations.randomElement(using: &rng)!,
-                    residual: Bool.random(using: &rng), residualActivation: SIMDKernelTests.activations.randomElement(using: &rng)!,
+                    activation: Self.activations.randomElement(using: &rng)!,
+                    residual: Bool.random(using: &rng), residualActivation: Self.activations.randomElement(using: &rng)!,
                     inPlace: Bool.random(using: &rng), bias: Bool.random(using: &rng))
                 Self.check(L, t, &rng)
             }

@@ -5,6 +5,24 @@ import Testing
 /// The project's one seeded generator (SplitMix64), so the SIMD kernel tests' random shapes repeat on every run.
 typealias SIMDTestRNG = SeededRandom
 
+/// A suite of SIMD kernel tests: every ISA level's prepared kernels (BlazeKernels/Shared + the
+/// level's Level.swift), on each level this CPU supports (`KernelLevels.runnable`), against the
+/// reference kernels on seeded random shapes that cover every channel/tile tail, strides, both
+/// paddings, activations, fused PReLU and residual, and work splits. Tolerance
+/// `1e-5 · max(1, max|ref|)` per tensor (FMA and summation order change rounding). Work splits
+/// must give identical bytes to one run. One suite per op: DepthwiseKernelTests,
+/// PointwiseConvKernelTests, DirectConvKernelTests, FullyConnectedKernelTests, PoolKernelTests,
+/// ResizeBilinearKernelTests, ElementwiseKernelTests, FoldedPaddingKernelTests; with
+/// ConvKernelLaneWidthTests and KernelWorkPartitionTests.
+/// Run in release: `swift test -c release --filter Kernel` (these and GemmKernelTests). Levels
+/// this CPU lacks: see ISACoverageTests.
+protocol SIMDKernelSuite {}
+
+extension SIMDKernelSuite {
+    /// The activations the kernels fuse; random cases draw from them.
+    static var activations: [Activation] { [.none, .relu, .relu6, .reluMinus1To1] }
+}
+
 /// A test-owned float buffer (class, so it is freed when the test drops it).
 final class SIMDTestBuffer {
     let mutablePointer: UnsafeMutablePointer<Float>

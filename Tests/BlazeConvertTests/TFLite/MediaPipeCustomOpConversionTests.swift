@@ -4,10 +4,10 @@ import Foundation
 import Testing
 @testable import BlazeConvert
 
-/// The MediaPipe custom ops as they sit in the wheel's models (Fixtures/wheel/models): what the
-/// converter makes of each, and that hostile edits of their custom options only ever give typed
-/// errors.
-@Suite struct WheelCustomOpModelTests {
+/// The MediaPipe custom ops as they sit in the MediaPipe models we do not bundle
+/// (Fixtures/wheel/models, from MediaPipe's Python wheel): what the converter makes of each, and
+/// that hostile edits of their custom options only ever give typed errors.
+@Suite struct MediaPipeCustomOpConversionTests {
     static func bytes(_ stem: String) throws -> [UInt8] { try TFLiteTestSupport.fixtureBytes("wheel/models/\(stem).tflite") }
 
     @Test func selfieSegmentationEndsInTransposeConv() throws {

@@ -4,8 +4,9 @@ import Foundation
 import Testing
 @testable import BlazeConvert
 
-/// The MediaPipe 0.10.21 wheel models that BundledModelParityTests does not cover, converted from
-/// the unmodified `.tflite` and run against LiteRT (XNNPACK, 1 thread). Fixtures, inputs and
+/// The MediaPipe 0.10.21 models that BundledModelParityTests does not cover (taken from MediaPipe's
+/// Python wheel; they use ops our bundled models do not), converted from the unmodified `.tflite`
+/// and run against LiteRT (XNNPACK, 1 thread). Fixtures, inputs and
 /// provenance: Fixtures/wheel (manifest.json, README.md), made by
 /// Tools/parity/make_wheel_parity_fixtures.py. The random inputs are regenerated here with the
 /// script's SplitMix64 recipe; photo inputs are stored as uint8 RGB, or are the committed face
@@ -21,8 +22,8 @@ import Testing
 /// on pose_landmark_full's random-input landmarks (AMD Zen 4, 2026-12-02).
 /// Outputs above 4096 values are compared on the script's deterministic stride subsample (a stride
 /// coprime with the last dimension, so every channel is sampled).
-@Suite("Wheel models against LiteRT")
-struct WheelModelParityTests {
+@Suite("MediaPipe models we do not bundle, against LiteRT")
+struct UnbundledModelParityTests {
     struct Output: Decodable { let name: String; let file: String; let shape: [Int]; let stride: Int; let max_abs: Float; let spread: Float? }
     struct Case: Decodable { let name: String; let photo: Bool; let npy_input: String?; let outputs: [Output] }
     struct Input: Decodable { let name: String; let shape: [Int]; let range: [Double]; let seed: UInt64 }

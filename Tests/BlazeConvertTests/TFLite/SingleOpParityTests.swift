@@ -4,13 +4,14 @@ import Foundation
 import Testing
 @testable import BlazeConvert
 
-/// Ops added for the MediaPipe wheel's models, each against LiteRT: a one-op `.tflite` and the
-/// LiteRT interpreter's output on a seeded input (with the op's corner points for HARD_SWISH;
-/// odd sizes, kernels and strides, SAME and VALID for MediaPipe's Convolution2DTransposeBias)
-/// (Fixtures/ops, made by Tools/parity/make_op_fixtures.py). Converted by our converter and run by
-/// the engine at 1 and 2 threads (the planner's optimised step) and by the reference kernel.
-@Suite("New ops against LiteRT")
-struct NewOpParityTests {
+/// Ops added for the MediaPipe models we do not bundle (UnbundledModelParityTests), each against
+/// LiteRT: a one-op `.tflite` and the LiteRT interpreter's output on a seeded input (with the op's
+/// corner points for HARD_SWISH; odd sizes, kernels and strides, SAME and VALID for MediaPipe's
+/// Convolution2DTransposeBias) (Fixtures/ops, made by Tools/parity/make_op_fixtures.py). Converted
+/// by our converter and run by the engine at 1 and 2 threads (the planner's optimised step) and by
+/// the reference kernel.
+@Suite("Single-op models (HARD_SWISH, Convolution2DTransposeBias) against LiteRT")
+struct SingleOpParityTests {
     @Test(arguments: ["hard_swish", "transpose_conv_bias_same", "transpose_conv_bias_valid", "transpose_conv_bias_same_k4"])
     func matchesLiteRT(op: String) throws {
         let graph = try TFLiteConverter.convert(tfliteBytes: TFLiteTestSupport.fixtureBytes("ops/\(op).tflite"), modelName: "\(op).tflite")
