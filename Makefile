@@ -77,10 +77,10 @@ bench: deps
 	@swift build -c release --product bench 1>&2
 	@$$(swift build -c release --show-bin-path)/bench $(ARGS)
 
-# blaze over many images with Spark (examples/spark/), in local mode here: installs PySpark into
+# blaze over many images with Spark (Examples/Spark/), in local mode here: installs PySpark into
 # .build/spark-venv (network, Java 17), checks one output line per input. Not part of `make test`.
 example-spark: deps
-	@examples/spark/run_local.sh
+	@Examples/Spark/run_local.sh
 
 # Re-create Models/bkm from Models/sources (see Models/README.md).
 models:

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Runs examples/spark/blaze_spark_job.py in Spark local mode on this machine, on the committed
+# Runs Examples/Spark/blaze_spark_job.py in Spark local mode on this machine, on the committed
 # test photos, both input kinds, and checks one output line per readable input. Installs PySpark
 # into a virtual environment (needs the network once, and Java 17); not part of `make test`.
 #
-#   make example-spark        (or examples/spark/run_local.sh)
+#   make example-spark        (or Examples/Spark/run_local.sh)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 venv=${BLAZE_SPARK_VENV:-.build/spark-venv}
@@ -38,7 +38,7 @@ check() {  # check OUTPUT_DIR EXPECTED_LINES KEY
 }
 
 export PYSPARK_PYTHON="$venv/bin/python"
-submit() { "$venv/bin/spark-submit" --master 'local[2]' --conf spark.ui.enabled=false examples/spark/blaze_spark_job.py "$@" 2> "$work/spark.log" \
+submit() { "$venv/bin/spark-submit" --master 'local[2]' --conf spark.ui.enabled=false Examples/Spark/blaze_spark_job.py "$@" 2> "$work/spark.log" \
   || { tail -40 "$work/spark.log" >&2; exit 1; }; }
 submit --list "file://$work/paths.txt" --output "file://$work/faces" --blaze "$blaze" --partitions 4 faces --all
 check "$work/faces" "$inputs" faces
