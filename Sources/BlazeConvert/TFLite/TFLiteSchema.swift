@@ -44,6 +44,7 @@ struct BuiltinOperator: RawRepresentable, Hashable, Sendable, CustomStringConver
     static let reduceMax = Self(rawValue: 82)
     static let unpack = Self(rawValue: 88)
     static let reduceMin = Self(rawValue: 89)
+    static let leakyRelu = Self(rawValue: 98)
     static let squaredDifference = Self(rawValue: 99)
     static let abs = Self(rawValue: 101)
     static let hardSwish = Self(rawValue: 117)
@@ -156,6 +157,7 @@ enum BuiltinOptionsType: UInt8, Sendable {
     case neg = 42
     case padV2 = 43
     case unpack = 64
+    case leakyRelu = 75
     case squaredDifference = 76
     case abs = 78
     case depthToSpace = 94
@@ -186,6 +188,7 @@ enum BuiltinOptionsType: UInt8, Sendable {
         case .neg: return "NegOptions"
         case .padV2: return "PadV2Options"
         case .unpack: return "UnpackOptions"
+        case .leakyRelu: return "LeakyReluOptions"
         case .squaredDifference: return "SquaredDifferenceOptions"
         case .abs: return "AbsOptions"
         case .depthToSpace: return "DepthToSpaceOptions"
@@ -223,4 +226,5 @@ enum TFLiteField {
     enum Softmax { static let beta = 0 }
     enum Gather { static let axis = 0, batchDims = 1 }
     enum Unpack { static let num = 0, axis = 1 }
+    enum LeakyRelu { static let alpha = 0 }
 }

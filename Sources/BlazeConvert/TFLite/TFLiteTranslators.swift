@@ -30,6 +30,7 @@ extension TFLiteConverter {
         .exp: unary(.exp),
         .hardSwish: unary(.hardSwish),
         .prelu: prelu,
+        .leakyRelu: leakyRelu,
         .reshape: reshape,
         .concatenation: concatenation,
         .resizeBilinear: resizeBilinear,
@@ -140,6 +141,17 @@ extension TFLiteConverter {
         try c.expectInputs(2...2)
         try c.data(0); try c.data(1)
         return .prelu
+    }
+
+    /// LEAKY_RELU: alpha from LeakyReluOptions, 0 when the options or the field are absent (the
+    /// schema default, which TFLite uses too). A non-finite alpha is refused: TFLite would run it
+    /// (NaN or ±inf for every x ≤ 0), but no trained model has one and `.bkm` stores finite alphas.
+    @Sendable static func leakyRelu(_ c: inout TranslationContext) throws -> Op {
+        try c.expectInputs(1...1)
+        let alpha = try c.options(.leakyRelu).float32(TFLiteField.LeakyRelu.alpha)
+        guard alpha.isFinite else { throw BlazeError(.corruptModel, "alpha \(alpha) is not finite") }
+        try c.data(0)
+        return .leakyRelu(LeakyReluParams(alpha: alpha))
     }
 
     // MARK: Shape and data movement

@@ -27,6 +27,7 @@
 /// | transformLandmarks | 19 | (none) |
 /// | softmax | 20 | u32 bits of beta (finite) |
 /// | gather | 21 | i32 axis (-8...7); u32 index count (1...65536); count × i32 index (0...2^31-1) |
+/// | leakyRelu | 22 | u32 bits of alpha (finite) |
 ///
 /// The ranges are the engine's own limits, so no runnable graph is refused. Decoding checks every
 /// raw value, count and range, and that the block is consumed exactly. Encoding decodes its own
@@ -57,6 +58,7 @@ extension Op {
         case .transformLandmarks: return 19
         case .softmax: return 20
         case .gather: return 21
+        case .leakyRelu: return 22
         }
     }
 
@@ -147,6 +149,8 @@ extension Op {
             try w.i32(p.axis, "GATHER axis")
             try w.u32(p.indices.count, "GATHER index count")
             for (i, v) in p.indices.enumerated() { try w.i32(v, "GATHER indices[\(i)]") }
+        case .leakyRelu(let p):
+            w.u32(p.alpha.bitPattern)
         }
         // Round trip through the decoder so the writer and the reader can never disagree.
         let decoded: Op
@@ -295,6 +299,8 @@ extension Op {
             var indices: [Int] = []
             for i in 0..<n { indices.append(try c.i32("GATHER indices[\(i)]", in: 0...ModelFile.Layout.maxDimension)) }
             return .gather(GatherParams(axis: axis, indices: indices))
+        case 22:
+            return .leakyRelu(LeakyReluParams(alpha: try c.finiteFloat("LEAKY_RELU alpha")))
         default:
             throw c.error("unknown opcode \(opcode)")
         }

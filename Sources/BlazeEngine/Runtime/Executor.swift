@@ -50,6 +50,8 @@ enum Executor {
             ReferenceKernels.softmax(p, input: x[0], output: out)
         case .gather(let p):
             ReferenceKernels.gather(p, input: x[0], output: out)
+        case .leakyRelu(let p):
+            ReferenceKernels.leakyRelu(p, input: x[0], output: out)
         }
     }
 }

@@ -171,6 +171,9 @@ package protocol ISAKernelSet {
     static func prelu(
         input: UnsafePointer<Float>, alpha: UnsafePointer<Float>, channels: Int,
         output: UnsafeMutablePointer<Float>, pixels: Range<Int>)
+    /// LEAKY_RELU `out[i] = x[i] > 0 ? x[i] : alpha·x[i]` for `i ∈ range`, bitwise the reference
+    /// kernel's. `output` may be exactly `input`.
+    static func leakyRelu(input: UnsafePointer<Float>, alpha: Float, output: UnsafeMutablePointer<Float>, range: Range<Int>)
 
     /// Layer normalisation of rows `rows` of `[rows, channels]` over the last axis, with γ and an
     /// optional β of `channels` values: bitwise the TFLite decomposition MEAN → SQUARED_DIFFERENCE

@@ -45,6 +45,7 @@ extension Op {
         case .transformLandmarks: return try TransformLandmarksShape.outputShape(s[0], matrix: s[1])
         case .softmax(let p): return try p.outputShape(s[0])
         case .gather(let p): return try p.outputShape(s[0])
+        case .leakyRelu(let p): return try p.outputShape(s[0])
         }
     }
 

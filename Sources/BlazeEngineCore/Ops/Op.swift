@@ -43,6 +43,8 @@ public enum Op: Sendable, Equatable {
     case softmax(SoftmaxParams)
     /// GATHER of constant indices along one axis (see `GatherParams`).
     case gather(GatherParams)
+    /// LEAKY_RELU with one scalar slope (see `LeakyReluParams`).
+    case leakyRelu(LeakyReluParams)
 
     /// A short stable name for inspection and errors (`CONV_2D`, `ADD`, …), close to TFLite's.
     public var name: String {
@@ -69,6 +71,7 @@ public enum Op: Sendable, Equatable {
         case .transformLandmarks: return "TRANSFORM_LANDMARKS"
         case .softmax: return "SOFTMAX"
         case .gather: return "GATHER"
+        case .leakyRelu: return "LEAKY_RELU"
         }
     }
 

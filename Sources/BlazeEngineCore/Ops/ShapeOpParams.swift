@@ -221,6 +221,22 @@ public struct SoftmaxParams: Sendable, Equatable {
     }
 }
 
+/// LEAKY_RELU (TFLite): `y = x > 0 ? x : alpha·x`, as `tflite::reference_ops::LeakyRelu` (float).
+/// The strict `>` is the definition: `+0` becomes `alpha·0` (`-0` when alpha < 0) and NaN becomes
+/// `alpha·NaN` (still NaN; a signalling NaN comes out quiet). `alpha` may be negative or above 1.
+public struct LeakyReluParams: Sendable, Equatable {
+    public var alpha: Float
+    public init(alpha: Float) { self.alpha = alpha }
+
+    /// The input shape; throws for a non-finite alpha (the converter and the `.bkm` reader refuse it too).
+    public func outputShape(_ input: [Int]) throws -> [Int] {
+        guard alpha.isFinite else {
+            throw BlazeError(.invalidInput, "LEAKY_RELU alpha \(alpha) is not finite")
+        }
+        return input
+    }
+}
+
 /// GATHER (TFLite, `batch_dims` 0) with a constant 1-D index list: output index `i` along `axis`
 /// is input index `indices[i]`; the other axes are kept.
 public struct GatherParams: Sendable, Equatable {

@@ -92,6 +92,10 @@ package enum LevelKernels: ISAKernelSet {
         SIMDElementwise.prelu(input: input, alpha: alpha, channels: channels, output: output, pixels: pixels)
     }
 
+    package static func leakyRelu(input: UnsafePointer<Float>, alpha: Float, output: UnsafeMutablePointer<Float>, range: Range<Int>) {
+        SIMDElementwise.leakyRelu(input: input, alpha: alpha, output: output, range: range)
+    }
+
     package static func layerNorm(
         input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, channels: Int,
         gamma: UnsafePointer<Float>, beta: UnsafePointer<Float>?, epsilon: Float, rows: Range<Int>

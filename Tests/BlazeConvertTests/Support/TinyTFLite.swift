@@ -76,7 +76,7 @@ struct TinyTFLite {
     static let div: Int32 = 42, stridedSlice: Int32 = 45, exp: Int32 = 47, prelu: Int32 = 54, maximum: Int32 = 55
     static let minimum: Int32 = 57, neg: Int32 = 59, padV2: Int32 = 60, sum: Int32 = 74, sqrt: Int32 = 75
     static let rsqrt: Int32 = 76, reduceMax: Int32 = 82, squaredDifference: Int32 = 99, abs: Int32 = 101, densify: Int32 = 124
-    static let gather: Int32 = 36, logSoftmax: Int32 = 50, unpack: Int32 = 88, reduceMin: Int32 = 89
+    static let gather: Int32 = 36, logSoftmax: Int32 = 50, unpack: Int32 = 88, reduceMin: Int32 = 89, leakyRelu: Int32 = 98
 
     mutating func op(
         _ code: Int32, _ inputs: [Int], _ outputs: [Int], optionsType: UInt8 = 0,

@@ -4,13 +4,12 @@ import Foundation
 import Testing
 @testable import BlazeConvert
 
-/// Ops added for the MediaPipe models we do not bundle (UnbundledModelParityTests), each against
-/// LiteRT: a one-op `.tflite` and the LiteRT interpreter's output on a seeded input (with the op's
-/// corner points for HARD_SWISH; odd sizes, kernels and strides, SAME and VALID for MediaPipe's
-/// Convolution2DTransposeBias) (Fixtures/ops, made by Tools/parity/make_op_fixtures.py). Converted
-/// by our converter and run by the engine at 1 and 2 threads (the planner's optimised step) and by
-/// the reference kernel.
-@Suite("Single-op models (HARD_SWISH, Convolution2DTransposeBias) against LiteRT")
+/// Single-op models against LiteRT: a one-op `.tflite` and the LiteRT interpreter's output on a
+/// seeded input (with the op's corner points for HARD_SWISH and LEAKY_RELU; odd sizes, kernels
+/// and strides, SAME and VALID for MediaPipe's Convolution2DTransposeBias) (Fixtures/ops, made by
+/// Tools/parity/make_op_fixtures.py). Converted by our converter and run by the engine at 1 and 2
+/// threads (the planner's optimised step) and by the reference kernel.
+@Suite("Single-op models (HARD_SWISH, LEAKY_RELU, Convolution2DTransposeBias) against LiteRT")
 struct SingleOpParityTests {
     @Test(arguments: ["hard_swish", "transpose_conv_bias_same", "transpose_conv_bias_valid", "transpose_conv_bias_same_k4"])
     func matchesLiteRT(op: String) throws {
@@ -28,6 +27,26 @@ struct SingleOpParityTests {
             let scale = max(1, expected.values.maxMagnitude())
             let bound: Float = op == "hard_swish" ? 1e-6 : 1e-5 * scale
             #expect(worst <= bound, "\(op), \(kernels) kernels at \(threads) thread(s): max |Δ| \(worst)")
+        }
+    }
+
+    /// LEAKY_RELU, bit for bit (one compare and one multiply: NaN payloads, signed zeros and
+    /// denormals included). `leaky_relu` (alpha 0.3) is LiteRT's default XNNPACK output, equal to
+    /// TFLite's reference kernel there; `leaky_relu_negative_alpha` (alpha −1.7, signalling NaN,
+    /// negative denormals) is TFLite's reference kernel, where XNNPACK differs on 5 elements (±0,
+    /// the negative denormals, the signalling NaN: see the script).
+    @Test(arguments: [("leaky_relu", Float(0.3)), ("leaky_relu_negative_alpha", -1.7)])
+    func leakyReluMatchesLiteRTBitwise(op: String, alpha: Float) throws {
+        let graph = try TFLiteConverter.convert(tfliteBytes: TFLiteTestSupport.fixtureBytes("ops/\(op).tflite"), modelName: "\(op).tflite")
+        let input = try NPYArray(contentsOf: TFLiteTestSupport.fixtureURL("ops/\(op).input.npy"))
+        let expected = try NPYArray(contentsOf: TFLiteTestSupport.fixtureURL("ops/\(op).output.npy"))
+        #expect(graph.nodes.map(\.op) == [.leakyRelu(LeakyReluParams(alpha: alpha))])
+        let model = try Model(graph: graph)
+        for (kernels, threads) in [(KernelSet.optimized, 1), (.optimized, 2), (.reference, 1)] {
+            let output = try model.makeSession(kernels: kernels, threads: threads).run([input.values])[0]
+            try #require(output.count == expected.values.count)
+            let differing = output.indices.filter { output[$0].bitPattern != expected.values[$0].bitPattern }
+            #expect(differing.isEmpty, "\(op), \(kernels) kernels at \(threads) thread(s): \(differing.count) elements differ, first at \(differing.first ?? -1)")
         }
     }
 

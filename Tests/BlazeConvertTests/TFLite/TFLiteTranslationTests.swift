@@ -313,6 +313,25 @@ import Testing
         #expect(reduce.op == .reduce(ReduceParams(.min, axes: [-1], keepDims: false)))
     }
 
+    /// LEAKY_RELU: alpha from LeakyReluOptions (union type 75); without the options or the field it
+    /// is the schema default 0, as TFLite reads it. A non-finite alpha is refused, naming the op.
+    @Test func leakyReluAlpha() throws {
+        func model(_ options: [(id: Int, field: FBField)]?) -> M {
+            single(M.leakyRelu, input: [1, 3, 5], output: [1, 3, 5], optionsType: options == nil ? 0 : 75, options: options)
+        }
+        #expect(try convert(model([(0, .f32(0.3))])).1.op == .leakyRelu(LeakyReluParams(alpha: 0.3)))
+        #expect(try convert(model([(0, .f32(-1.5))])).1.op == .leakyRelu(LeakyReluParams(alpha: -1.5)))
+        #expect(try convert(model([])).1.op == .leakyRelu(LeakyReluParams(alpha: 0)))
+        #expect(try convert(model(nil)).1.op == .leakyRelu(LeakyReluParams(alpha: 0)))
+        for alpha in [Float.nan, .infinity] {
+            let e = try #require(TFLiteTestSupport.conversionError(model([(0, .f32(alpha))]).bytes(), modelName: "leaky.tflite"))
+            #expect(e.kind == .corruptModel && e.description.contains("LEAKY_RELU") && e.description.contains("alpha \(alpha) is not finite"), "\(e)")
+        }
+        let wrong = single(M.leakyRelu, input: [4], output: [4], optionsType: 9, options: [(0, .f32(1))])
+        let e = try #require(TFLiteTestSupport.conversionError(wrong.bytes()))
+        #expect(e.kind == .corruptModel && e.description.contains("expected LeakyReluOptions (75)"), "\(e)")
+    }
+
     /// UNPACK has several outputs: it becomes one STRIDED_SLICE per output that drops the axis.
     @Test func unpackBecomesOneSlicePerOutput() throws {
         var m = M()

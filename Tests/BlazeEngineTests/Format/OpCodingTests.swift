@@ -46,7 +46,9 @@ struct OpCodingTests {
             .softmax(SoftmaxParams(beta: 1)),
             .softmax(SoftmaxParams(beta: -0.0)),
             .gather(GatherParams(axis: -8, indices: [0, Int(Int32.max)])),
-            .gather(GatherParams(axis: 7, indices: [3]))
+            .gather(GatherParams(axis: 7, indices: [3])),
+            .leakyRelu(LeakyReluParams(alpha: 0.2)),
+            .leakyRelu(LeakyReluParams(alpha: -.greatestFiniteMagnitude))
         ]
         ops += BinaryKind.allCases.map { .binary(BinaryParams($0, activation: Activation.allCases[Int($0.rawValue) % 4])) }
         ops += UnaryKind.allCases.map { .unary($0) }
@@ -64,7 +66,7 @@ struct OpCodingTests {
 
     @Test func opcodesAreDistinctAndDense() {
         let codes = Set(Self.samples.map(\.opcode))
-        #expect(codes == Set(0...21))
+        #expect(codes == Set(0...22))
     }
 
     @Test func nanPadValueKeepsItsBits() throws {
@@ -74,6 +76,16 @@ struct OpCodingTests {
             Issue.record("not a pad"); return
         }
         #expect(p.value.bitPattern == 0x7FC0_1234)
+    }
+
+    /// A −0 alpha is stored as such (`==` equates it with +0, but LEAKY_RELU of +0 is then −0).
+    @Test func leakyReluAlphaKeepsItsBits() throws {
+        let bytes = try Op.leakyRelu(LeakyReluParams(alpha: -0.0)).encodedParameters()
+        #expect(bytes == [0, 0, 0, 0x80])
+        guard case .leakyRelu(let p) = try Op.decode(opcode: 22, parameters: bytes) else {
+            Issue.record("not a LEAKY_RELU"); return
+        }
+        #expect(p.alpha.bitPattern == 0x8000_0000)
     }
 
     /// Every strict prefix of every block is refused with a typed error.
@@ -88,7 +100,7 @@ struct OpCodingTests {
     }
 
     @Test func unknownOpcode() {
-        expectCorrupt(opcode: 22, [], "unknown opcode 22")
+        expectCorrupt(opcode: 23, [], "unknown opcode 23")
         expectCorrupt(opcode: 255, [], "unknown opcode 255")
     }
 
@@ -129,6 +141,8 @@ struct OpCodingTests {
         expectCorrupt(opcode: 20, le32(0x7FC0_0000), "SOFTMAX beta at byte 0 is nan")
         expectCorrupt(opcode: 21, le32(1) + le32(0), "GATHER has no indices")
         expectCorrupt(opcode: 21, le32(1) + le32(1) + le32(UInt32(bitPattern: -1)), "GATHER indices[0] at byte 8 is -1")
+        expectCorrupt(opcode: 22, le32(0x7FC0_0000), "LEAKY_RELU alpha at byte 0 is nan, expected a finite value")
+        expectCorrupt(opcode: 22, le32(0xFF80_0000), "LEAKY_RELU alpha at byte 0 is -inf")
     }
 
     @Test func encoderRefusesWhatTheFormatCannotHold() {
@@ -138,7 +152,8 @@ struct OpCodingTests {
             (.pad(PadParams(paddings: [[1, 2, 3]])), "expected (before, after)"),
             (.reshape(ReshapeParams(shape: [1, 1, 1, 1, 1, 1, 1, 1, 1])), "RESHAPE rank at byte 0 is 9"),
             (.stridedSlice(StridedSliceParams(begin: [0], end: [], strides: [1])), "1/0/1"),
-            (.depthToSpace(DepthToSpaceParams(blockSize: -1)), "outside 1...64")
+            (.depthToSpace(DepthToSpaceParams(blockSize: -1)), "outside 1...64"),
+            (.leakyRelu(LeakyReluParams(alpha: .infinity)), "LEAKY_RELU alpha at byte 0 is inf")
         ]
         for (op, fragment) in cases {
             do {

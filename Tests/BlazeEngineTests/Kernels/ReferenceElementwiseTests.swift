@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import BlazeEngine
 
-/// Broadcasting binary ops, unary ops, PRELU and SOFTMAX.
+/// Broadcasting binary ops, unary ops, PRELU, LEAKY_RELU and SOFTMAX.
 @Suite struct ReferenceElementwiseTests {
     typealias T = KernelTensor
 
@@ -170,5 +170,43 @@ import Testing
             ReferenceKernels.prelu(input: v[0], alpha: v[1], output: out)
         }
         KernelTestKit.expectClose(full, [-1, -2, 1, -8], tolerance: 0)
+    }
+
+    static func leakyRelu(_ alpha: Float, _ x: [Float]) -> [Float] {
+        KernelTestKit.run([T([x.count], x)], out: [x.count]) { v, out in
+            ReferenceKernels.leakyRelu(LeakyReluParams(alpha: alpha), input: v[0], output: out)
+        }
+    }
+
+    /// LEAKY_RELU by hand, bit for bit: `x > 0 ? x : alpha·x` (tflite::reference_ops::LeakyRelu).
+    /// The values where the strict `>` matters are the ones LiteRT's builtin kernel gives (measured,
+    /// Tools/parity/make_op_fixtures.py): zeros take the product, so a negative alpha flips their
+    /// sign; a quiet NaN keeps its bits, a signalling one comes out quiet; −inf·0 is NaN.
+    @Test func leakyReluByHand() {
+        let qNaN = Float(bitPattern: 0x7FC0_0000), negativeNaN = Float(bitPattern: 0xFFC0_0123)
+        let sNaN = Float(bitPattern: 0x7FA0_0001), quietedSNaN = Float(bitPattern: 0x7FE0_0001)
+        let x: [Float] = [2.5, -2.5, 0, -0.0, .infinity, -.infinity, qNaN, negativeNaN, sNaN, .leastNonzeroMagnitude, -.greatestFiniteMagnitude]
+        let cases: [(alpha: Float, expected: [Float])] = [
+            (0.25, [2.5, -0.625, 0, -0.0, .infinity, -.infinity, qNaN, negativeNaN, quietedSNaN, .leastNonzeroMagnitude, -.greatestFiniteMagnitude / 4]),
+            (-0.5, [2.5, 1.25, -0.0, 0, .infinity, .infinity, qNaN, negativeNaN, quietedSNaN, .leastNonzeroMagnitude, .greatestFiniteMagnitude / 2]),
+            (1.5, [2.5, -3.75, 0, -0.0, .infinity, -.infinity, qNaN, negativeNaN, quietedSNaN, .leastNonzeroMagnitude, -.infinity]),
+            // alpha 0 (what a LEAKY_RELU without options means) is not RELU: −0 stays −0, −inf·0 is NaN.
+            (0, [2.5, -0.0, 0, -0.0, .infinity, .nan, qNaN, negativeNaN, quietedSNaN, .leastNonzeroMagnitude, -0.0])
+        ]
+        for (alpha, expected) in cases {
+            let y = Self.leakyRelu(alpha, x)
+            for i in x.indices {
+                // −inf·0's NaN is the CPU's default NaN (its sign differs between x86 and arm64).
+                let same = expected[i].isNaN && !x[i].isNaN ? y[i].isNaN : y[i].bitPattern == expected[i].bitPattern
+                #expect(same, "alpha \(alpha), x \(x[i]) (0x\(String(x[i].bitPattern, radix: 16))): got \(y[i]) (0x\(String(y[i].bitPattern, radix: 16)))")
+            }
+        }
+    }
+
+    @Test func leakyReluRefusesANonFiniteAlpha() throws {
+        for alpha in [Float.nan, .infinity, -.infinity] {
+            #expect(throws: BlazeError.self) { try Op.leakyRelu(LeakyReluParams(alpha: alpha)).inferOutputShape([[3]]) }
+        }
+        #expect(try Op.leakyRelu(LeakyReluParams(alpha: -2)).inferOutputShape([[1, 5, 3]]) == [1, 5, 3])
     }
 }

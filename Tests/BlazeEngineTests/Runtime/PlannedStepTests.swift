@@ -214,6 +214,18 @@ import Testing
         }
     }
 
+    /// LEAKY_RELU (its level kernel through `LeakyReluStep`): bitwise equal at 1–3 threads and in
+    /// place, small sizes and ones large enough to split (parts with vector tails), at the level
+    /// `BLAZE_ISA` selects.
+    @Test func leakyReluMatchesReference() throws {
+        var rng = KernelTestRNG(seed: 19)
+        for (shape, alpha) in [([1, 7, 9, 13], Float(0.2)), ([50_003], -1.25), ([1, 1], 0), ([2, 131, 257], 1.5), ([3, 0, 2], 0.1)] {
+            var x = T.random(shape, &rng, in: -4...4)
+            for i in stride(from: 0, to: x.values.count, by: 7) { x.values[i] = [0, -0.0, .infinity, -.infinity, .nan][i % 5] }
+            try Kit.expectMatchesReference(.leakyRelu(LeakyReluParams(alpha: alpha)), [x], inPlace: 0, "LEAKY_RELU \(shape) alpha \(alpha)")
+        }
+    }
+
     @Test func gemmConvolutionWithinToleranceAndBitwiseAcrossThreads() throws {
         var rng = KernelTestRNG(seed: 12)
         var cases: [(x: [Int], f: [Int], p: Conv2DParams)] = [

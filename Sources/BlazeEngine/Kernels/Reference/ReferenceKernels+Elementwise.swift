@@ -1,6 +1,6 @@
 import Foundation
 
-// Elementwise ops: broadcasting binary ops (+ fused activation), unary ops and PRELU.
+// Elementwise ops: broadcasting binary ops (+ fused activation), unary ops, PRELU and LEAKY_RELU.
 
 extension ReferenceKernels {
     /// NumPy broadcasting of `a` and `b` (any ranks ≤ 8, missing leading dims count as 1), then the
@@ -49,6 +49,16 @@ extension ReferenceKernels {
             ShapeMath.broadcast(input.shape, alpha.shape).map { elementCount($0) == input.count } ?? false,
             "PRELU alpha does not broadcast to the input")
         broadcast(input, alpha, input.shape, output) { x, a in x < 0 ? a * x : x }
+    }
+
+    /// LEAKY_RELU as `tflite::reference_ops::LeakyRelu` (float): `x > 0 ? x : alpha·x`. Not PRELU's
+    /// `x < 0` test: with a negative alpha `+0` becomes `-0` (and `-0` becomes `+0`), and NaN goes
+    /// through the multiply (a signalling NaN comes out quiet), as in TFLite's builtin kernel.
+    public static func leakyRelu(_ p: LeakyReluParams, input: TensorView, output: MutableTensorView) {
+        let n = input.count
+        precondition(output.count == n, "LEAKY_RELU output view does not match input")
+        let x = input.data, y = output.data, alpha = p.alpha
+        for i in 0..<n { y[i] = x[i] > 0 ? x[i] : x[i] * alpha }
     }
 
     /// `output[i] = f(a[ia], b[ib])` over the broadcast index space `outShape`.

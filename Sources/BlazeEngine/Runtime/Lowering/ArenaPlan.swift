@@ -7,7 +7,7 @@
 /// 2. Tensors that can share memory form a group with one offset:
 ///    - a RESHAPE output always shares its input's memory (the bytes are already in place, the
 ///      step becomes a no-op);
-///    - with `inPlace`, an elementwise op (binary, unary, PRELU) writes into the memory of an
+///    - with `inPlace`, an elementwise op (binary, unary, PRELU, LEAKY_RELU) writes into the memory of an
 ///      input that has the output's shape and dies at that step (no later reader in its group, no
 ///      other operand of the op in the same group), preferably the one written earliest.
 /// 3. Groups whose lifetimes do not overlap share memory: greedy by size (largest first), first fit,
@@ -65,7 +65,7 @@ struct ArenaPlan {
                     join(out, into: node.inputs[0])
                     sharedInput[step] = 0
                 }
-            case .binary, .unary, .prelu:
+            case .binary, .unary, .prelu, .leakyRelu:
                 guard inPlace else { break }
                 // Prefer the operand written earliest: in a residual block that is the block input
                 // (the fused conv then adds it in place: one stream through memory instead of two),

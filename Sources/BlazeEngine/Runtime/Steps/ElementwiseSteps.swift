@@ -102,6 +102,33 @@ final class UnaryStep: ParallelJob {
     }
 }
 
+/// LEAKY_RELU on the level's elementwise kernel (`ISAKernelSet.leakyRelu`), split across threads
+/// like `UnaryStep`. The output may be exactly the input (in-place reuse planned by `ArenaPlan`).
+final class LeakyReluStep: ParallelJob {
+    let alpha: Float
+    let x: UnsafePointer<Float>
+    let y: UnsafeMutablePointer<Float>
+    let count: Int, parts: Int
+    let level: any ISAKernelSet.Type
+
+    init(
+        _ p: LeakyReluParams, input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, count: Int,
+        level: any ISAKernelSet.Type, threads: Int
+    ) {
+        alpha = p.alpha
+        x = input; y = output
+        self.count = count
+        self.level = level
+        parts = Parallelism.tasks(units: count / 16, work: count, minWork: Parallelism.minElementwiseWork, threads: threads)
+    }
+
+    func execute(_ pool: WorkerPool) { pool.run(self, taskCount: parts) }
+
+    func runTask(_ index: Int) {
+        level.leakyRelu(input: x, alpha: alpha, output: y, range: Elementwise.chunk(index, of: parts, count: count))
+    }
+}
+
 /// Loops shared by the elementwise steps. Each has a variant for output == input, so in-place
 /// steps keep their vectorised loop (the compiler's overlap check would otherwise reject it).
 enum Elementwise {

@@ -13,6 +13,7 @@ enum PlannedStep {
     case gemm(GemmStep)
     case binary(BinaryStep)
     case unary(UnaryStep)
+    case leakyRelu(LeakyReluStep)
     case pad(PadStep)
     case concatenation(ConcatenationStep)
     case depthToSpace(DepthToSpaceStep)
@@ -41,6 +42,7 @@ enum PlannedStep {
         case .gemm(let s): s.execute(pool)
         case .binary(let s): s.execute(pool)
         case .unary(let s): s.execute(pool)
+        case .leakyRelu(let s): s.execute(pool)
         case .pad(let s): s.execute(pool)
         case .concatenation(let s): s.run()
         case .depthToSpace(let s): s.execute(pool)
@@ -144,6 +146,8 @@ enum PlannedStep {
             return .binary(BinaryStep(.prelu, activation: .none, a: x[0], b: x[1], output: out, threads: threads))
         case .unary(let kind):
             return .unary(UnaryStep(kind, input: x[0].data, output: out.data, count: out.count, threads: threads))
+        case .leakyRelu(let p):
+            return .leakyRelu(LeakyReluStep(p, input: x[0].data, output: out.data, count: out.count, level: level, threads: threads))
         case .pad(let p):
             return .pad(PadStep(p, input: x[0], output: out, threads: threads))
         case .reshape:

@@ -69,6 +69,23 @@ enum SIMDElementwise {
         }
     }
 
+    /// LEAKY_RELU with one scalar alpha: `out[i] = x[i] > 0 ? x[i] : alpha·x[i]`, `i ∈ range` (the
+    /// reference kernel's expression lane by lane, so bitwise equal to it).
+    package static func leakyRelu(input: UnsafePointer<Float>, alpha: Float, output: UnsafeMutablePointer<Float>, range: Range<Int>) {
+        let L = Vec.laneCount
+        let a = Vec(splat: alpha)
+        var i = range.lowerBound
+        let end = range.upperBound
+        while i &+ L <= end {
+            Vec.load(input + i).leakyRelu(a).store(output + i)
+            i &+= L
+        }
+        while i < end {
+            output[i] = input[i].leakyRelu(alpha)
+            i &+= 1
+        }
+    }
+
     /// Bias + epilogue over `[rows, channels]` in place (the BLAS path of `PackedConv2D`).
     /// `forceResidualActivation`: the residual was already accumulated into `y` (in-place BLAS).
     static func convEpilogue(

@@ -30,6 +30,9 @@ protocol KernelVector {
     func clampedAbove(_ hi: Self) -> Self
     /// `self < 0 ? alpha·self : self`.
     func prelu(_ alpha: Self) -> Self
+    /// `self > 0 ? self : alpha·self` (TFLite's LEAKY_RELU: unlike `prelu`, ±0 and NaN lanes take
+    /// the product, so a negative alpha flips the sign of a zero).
+    func leakyRelu(_ alpha: Self) -> Self
     /// `max(self, other)` with `Activation`/reference semantics: `self > other ? self : other`
     /// is not needed; max pooling uses `v > acc ? v : acc`.
     func maxPool(_ v: Self) -> Self
@@ -80,6 +83,7 @@ extension FloatSIMDVector {
     @inline(__always) @usableFromInline func clampedBelow(_ lo: Self) -> Self { replacing(with: lo, where: self .< lo) }
     @inline(__always) @usableFromInline func clampedAbove(_ hi: Self) -> Self { replacing(with: hi, where: self .> hi) }
     @inline(__always) @usableFromInline func prelu(_ alpha: Self) -> Self { replacing(with: self * alpha, where: self .< 0) }
+    @inline(__always) @usableFromInline func leakyRelu(_ alpha: Self) -> Self { (self * alpha).replacing(with: self, where: self .> 0) }
     @inline(__always) @usableFromInline func maxPool(_ v: Self) -> Self { replacing(with: v, where: v .> self) }
 }
 
@@ -119,6 +123,7 @@ extension Float: KernelVector {
     @inline(__always) @usableFromInline func clampedBelow(_ lo: Float) -> Float { self < lo ? lo : self }
     @inline(__always) @usableFromInline func clampedAbove(_ hi: Float) -> Float { self > hi ? hi : self }
     @inline(__always) @usableFromInline func prelu(_ alpha: Float) -> Float { self < 0 ? alpha * self : self }
+    @inline(__always) @usableFromInline func leakyRelu(_ alpha: Float) -> Float { self > 0 ? self : self * alpha }
     @inline(__always) @usableFromInline func maxPool(_ v: Float) -> Float { v > self ? v : self }
     @inline(__always) @usableFromInline func laneSum() -> Float { self }
 }
