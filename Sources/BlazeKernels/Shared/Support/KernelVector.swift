@@ -4,7 +4,9 @@
 
 /// A float vector the generic kernels are specialised for (`SIMD16/8/4<Float>`, or `Float` for
 /// scalar channel tails). Every operation is a requirement implemented on the concrete type, so
-/// the specialised kernels use the concrete (vector-instruction) implementations.
+/// the specialised kernels use the concrete (vector-instruction) implementations: written once
+/// in a protocol extension over `SIMD`, they ran the stdlib's generic per-lane code instead
+/// (docs/tuning.md, "One KernelVector implementation for every width").
 @usableFromInline
 protocol KernelVector {
     static var laneCount: Int { get }
@@ -40,16 +42,8 @@ protocol KernelVector {
     func laneSum() -> Float
 }
 
-/// The `KernelVector` operations of the `SIMD16/8/4<Float>` vectors, written once: each
-/// specialised kernel calls them on its concrete type, so they compile to that type's instructions.
-@usableFromInline
-protocol FloatSIMDVector: KernelVector, SIMD where Scalar == Float, MaskStorage.MaskStorage == MaskStorage {
-    /// `0, 1, …, laneCount − 1`, for lane masks.
-    static var laneIndices: MaskStorage { get }
-}
-
-extension FloatSIMDVector {
-    @inline(__always) @usableFromInline static var laneCount: Int { scalarCount }
+extension SIMD16: KernelVector where Scalar == Float {
+    @inline(__always) @usableFromInline static var laneCount: Int { 16 }
     @inline(__always) @usableFromInline init(splat: Float) { self.init(repeating: splat) }
     @inline(__always) @usableFromInline static func load(_ p: UnsafePointer<Float>) -> Self {
         UnsafeRawPointer(p).loadUnaligned(as: Self.self)
@@ -66,10 +60,10 @@ extension FloatSIMDVector {
         for i in 0..<count { p[i] = self[i] }
     }
     @inline(__always) @usableFromInline func zeroing(fromLane count: Int) -> Self {
-        replacing(with: 0, where: Self.laneIndices .>= MaskStorage(repeating: MaskStorage.Scalar(truncatingIfNeeded: count)))
+        replacing(with: 0, where: SIMD16<Int32>(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15) .>= SIMD16<Int32>(repeating: Int32(truncatingIfNeeded: count)))
     }
     @inline(__always) @usableFromInline func blended(over old: Self, lanes count: Int) -> Self {
-        old.replacing(with: self, where: Self.laneIndices .< MaskStorage(repeating: MaskStorage.Scalar(truncatingIfNeeded: count)))
+        old.replacing(with: self, where: SIMD16<Int32>(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15) .< SIMD16<Int32>(repeating: Int32(truncatingIfNeeded: count)))
     }
     @inline(__always) @usableFromInline func madd(_ a: Self, _ b: Self) -> Self {
         #if BLAZE_FMA
@@ -85,20 +79,86 @@ extension FloatSIMDVector {
     @inline(__always) @usableFromInline func prelu(_ alpha: Self) -> Self { replacing(with: self * alpha, where: self .< 0) }
     @inline(__always) @usableFromInline func leakyRelu(_ alpha: Self) -> Self { (self * alpha).replacing(with: self, where: self .> 0) }
     @inline(__always) @usableFromInline func maxPool(_ v: Self) -> Self { replacing(with: v, where: v .> self) }
-}
-
-extension SIMD16: KernelVector, FloatSIMDVector where Scalar == Float {
-    @inline(__always) @usableFromInline static var laneIndices: SIMD16<Int32> { SIMD16<Int32>(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15) }
     @inline(__always) @usableFromInline func laneSum() -> Float { (lowHalf + highHalf).laneSum() }
 }
 
-extension SIMD8: KernelVector, FloatSIMDVector where Scalar == Float {
-    @inline(__always) @usableFromInline static var laneIndices: SIMD8<Int32> { SIMD8<Int32>(0, 1, 2, 3, 4, 5, 6, 7) }
+extension SIMD8: KernelVector where Scalar == Float {
+    @inline(__always) @usableFromInline static var laneCount: Int { 8 }
+    @inline(__always) @usableFromInline init(splat: Float) { self.init(repeating: splat) }
+    @inline(__always) @usableFromInline static func load(_ p: UnsafePointer<Float>) -> Self {
+        UnsafeRawPointer(p).loadUnaligned(as: Self.self)
+    }
+    @inline(__always) @usableFromInline static func load(_ p: UnsafePointer<Float>, count: Int) -> Self {
+        var v = Self()
+        for i in 0..<count { v[i] = p[i] }
+        return v
+    }
+    @inline(__always) @usableFromInline func store(_ p: UnsafeMutablePointer<Float>) {
+        UnsafeMutableRawPointer(p).storeBytes(of: self, as: Self.self)
+    }
+    @inline(__always) @usableFromInline func store(_ p: UnsafeMutablePointer<Float>, count: Int) {
+        for i in 0..<count { p[i] = self[i] }
+    }
+    @inline(__always) @usableFromInline func zeroing(fromLane count: Int) -> Self {
+        replacing(with: 0, where: SIMD8<Int32>(0, 1, 2, 3, 4, 5, 6, 7) .>= SIMD8<Int32>(repeating: Int32(truncatingIfNeeded: count)))
+    }
+    @inline(__always) @usableFromInline func blended(over old: Self, lanes count: Int) -> Self {
+        old.replacing(with: self, where: SIMD8<Int32>(0, 1, 2, 3, 4, 5, 6, 7) .< SIMD8<Int32>(repeating: Int32(truncatingIfNeeded: count)))
+    }
+    @inline(__always) @usableFromInline func madd(_ a: Self, _ b: Self) -> Self {
+        #if BLAZE_FMA
+            return addingProduct(a, b)
+        #else
+            return self + a * b
+        #endif
+    }
+    @inline(__always) @usableFromInline func add(_ b: Self) -> Self { self + b }
+    @inline(__always) @usableFromInline func mul(_ b: Self) -> Self { self * b }
+    @inline(__always) @usableFromInline func clampedBelow(_ lo: Self) -> Self { replacing(with: lo, where: self .< lo) }
+    @inline(__always) @usableFromInline func clampedAbove(_ hi: Self) -> Self { replacing(with: hi, where: self .> hi) }
+    @inline(__always) @usableFromInline func prelu(_ alpha: Self) -> Self { replacing(with: self * alpha, where: self .< 0) }
+    @inline(__always) @usableFromInline func leakyRelu(_ alpha: Self) -> Self { (self * alpha).replacing(with: self, where: self .> 0) }
+    @inline(__always) @usableFromInline func maxPool(_ v: Self) -> Self { replacing(with: v, where: v .> self) }
     @inline(__always) @usableFromInline func laneSum() -> Float { (lowHalf + highHalf).laneSum() }
 }
 
-extension SIMD4: KernelVector, FloatSIMDVector where Scalar == Float {
-    @inline(__always) @usableFromInline static var laneIndices: SIMD4<Int32> { SIMD4<Int32>(0, 1, 2, 3) }
+extension SIMD4: KernelVector where Scalar == Float {
+    @inline(__always) @usableFromInline static var laneCount: Int { 4 }
+    @inline(__always) @usableFromInline init(splat: Float) { self.init(repeating: splat) }
+    @inline(__always) @usableFromInline static func load(_ p: UnsafePointer<Float>) -> Self {
+        UnsafeRawPointer(p).loadUnaligned(as: Self.self)
+    }
+    @inline(__always) @usableFromInline static func load(_ p: UnsafePointer<Float>, count: Int) -> Self {
+        var v = Self()
+        for i in 0..<count { v[i] = p[i] }
+        return v
+    }
+    @inline(__always) @usableFromInline func store(_ p: UnsafeMutablePointer<Float>) {
+        UnsafeMutableRawPointer(p).storeBytes(of: self, as: Self.self)
+    }
+    @inline(__always) @usableFromInline func store(_ p: UnsafeMutablePointer<Float>, count: Int) {
+        for i in 0..<count { p[i] = self[i] }
+    }
+    @inline(__always) @usableFromInline func zeroing(fromLane count: Int) -> Self {
+        replacing(with: 0, where: SIMD4<Int32>(0, 1, 2, 3) .>= SIMD4<Int32>(repeating: Int32(truncatingIfNeeded: count)))
+    }
+    @inline(__always) @usableFromInline func blended(over old: Self, lanes count: Int) -> Self {
+        old.replacing(with: self, where: SIMD4<Int32>(0, 1, 2, 3) .< SIMD4<Int32>(repeating: Int32(truncatingIfNeeded: count)))
+    }
+    @inline(__always) @usableFromInline func madd(_ a: Self, _ b: Self) -> Self {
+        #if BLAZE_FMA
+            return addingProduct(a, b)
+        #else
+            return self + a * b
+        #endif
+    }
+    @inline(__always) @usableFromInline func add(_ b: Self) -> Self { self + b }
+    @inline(__always) @usableFromInline func mul(_ b: Self) -> Self { self * b }
+    @inline(__always) @usableFromInline func clampedBelow(_ lo: Self) -> Self { replacing(with: lo, where: self .< lo) }
+    @inline(__always) @usableFromInline func clampedAbove(_ hi: Self) -> Self { replacing(with: hi, where: self .> hi) }
+    @inline(__always) @usableFromInline func prelu(_ alpha: Self) -> Self { replacing(with: self * alpha, where: self .< 0) }
+    @inline(__always) @usableFromInline func leakyRelu(_ alpha: Self) -> Self { (self * alpha).replacing(with: self, where: self .> 0) }
+    @inline(__always) @usableFromInline func maxPool(_ v: Self) -> Self { replacing(with: v, where: v .> self) }
     @inline(__always) @usableFromInline func laneSum() -> Float { let h = lowHalf + highHalf; return h[0] + h[1] }
 }
 
