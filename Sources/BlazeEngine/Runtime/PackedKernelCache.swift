@@ -5,8 +5,8 @@ import Foundation
 /// immutable after init (`ConvKernel`, `DepthwiseKernel`), so sessions on any threads
 /// can run the same one.
 ///
-/// A kernel is keyed by its node and everything a session's plan folds into it (fusion, folded
-/// padding); sessions of one model plan identically, so in practice each node is packed once.
+/// A kernel is keyed by its node and everything the model's lowering folds into it (fusion, folded
+/// padding); every session binds the same lowering, so each node is packed once.
 final class PackedKernelCache: @unchecked Sendable {
     // @unchecked: the dictionary is only touched under `lock`.
     struct Key: Hashable {
