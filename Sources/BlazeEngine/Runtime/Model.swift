@@ -112,8 +112,8 @@ extension Model {
         }
     }
 
-    /// Bytes of the activation arena a session allocates.
-    public var arenaBytes: Int { ArenaPlan(graph: graph).byteCount }
+    /// Bytes of the activation arena an optimised session allocates.
+    public var arenaBytes: Int { optimizedLowering.arena.byteCount }
 
     /// Op name → count, sorted by name.
     public var opHistogram: [(name: String, count: Int)] {
