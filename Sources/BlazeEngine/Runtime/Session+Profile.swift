@@ -31,7 +31,7 @@ extension Session {
         return (0..<count).map { i in
             let sorted = samples[i].sorted()
             return StepTiming(
-                node: i, op: stepName(i), nodes: stepNodes(i), outputShape: graph.tensors[graph.nodes[i].outputs[0]].shape,
+                node: i, op: stepName(i), nodes: lowered.nodes(doneAt: i), outputShape: graph.tensors[graph.nodes[i].outputs[0]].shape,
                 medianMs: sorted[sorted.count / 2])
         }
     }
@@ -44,9 +44,6 @@ extension Session {
         }
         return model.graph.nodes[index].op.name
     }
-
-    /// The nodes whose arithmetic step `index` does (a channel-major chain's convs run at its last node).
-    func stepNodes(_ index: Int) -> [Int] { lowered.nodes(doneAt: index) }
 
     func executeStep(_ index: Int) {
         switch kernels {

@@ -30,10 +30,8 @@ struct FusionPlan {
         var output: Int
     }
 
-    /// Conv node index → its fusion.
+    /// Conv node index → its fusion (the nodes it folds in are claimed with it).
     private(set) var fused: [Int: Entry] = [:]
-    /// Nodes folded into an earlier conv node.
-    private(set) var skipped: Set<Int> = []
 
     /// A fusion takes the conv and the nodes it absorbs from `claims`; none of them may be claimed
     /// already (a channel-major chain's nodes).
@@ -148,7 +146,6 @@ struct FusionPlan {
             }
             fused[i] = Entry(epilogue: fusion, output: out)
             claims.claim(i...last)
-            for j in (i + 1)...last { skipped.insert(j) }
             i = last
         }
     }

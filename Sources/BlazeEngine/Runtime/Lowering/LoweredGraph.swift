@@ -35,7 +35,6 @@ struct LoweredGraph {
         var epilogue: ConvEpilogue?
     }
 
-    let kernels: KernelSet
     /// One step per graph node, in node order.
     let steps: [Step]
     let arena: ArenaPlan
@@ -44,7 +43,6 @@ struct LoweredGraph {
 
     /// Lowers `graph` for `kernels` on `level`; `constantOffsets` places the model's constants.
     init(graph: Graph, kernels: KernelSet, level: any ISAKernelSet.Type, constantOffsets: [Int]) {
-        self.kernels = kernels
         guard kernels == .optimized else {
             arena = ArenaPlan(graph: graph, inPlace: false)
             steps = graph.nodes.enumerated().map { index, node in
@@ -68,8 +66,8 @@ struct LoweredGraph {
         steps = graph.nodes.enumerated().map { index, node in
             if let chain = chains?.chains[index] { return .channelMajorConvs(chain) }
             if let m = layerNorms[index] { return .layerNorm(m) }
-            if claims.isClaimed(index) && fusion.fused[index] == nil { return .absorbed }
             let fused = fusion.fused[index]
+            if claims.isClaimed(index) && fused == nil { return .absorbed }
             return .node(
                 NodeStep(
                     node: index, inputs: node.inputs.indices.map { folding.input($0, of: node, at: index) },
