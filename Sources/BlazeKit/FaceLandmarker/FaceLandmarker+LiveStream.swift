@@ -14,9 +14,7 @@ extension FaceLandmarker {
     public static func liveStream(options: FaceLandmarkerOptions) throws
         -> (landmarker: FaceLandmarker, results: AsyncStream<FaceLandmarkerLiveStreamResult>)
     {
-        var options = options
-        options.runningMode = .liveStream
-        return try TaskCore.withStream { try FaceLandmarker(options: options, continuation: $0) }
+        try TaskCore.liveStream(options, FaceLandmarker.init(options:continuation:))
     }
 
     /// Live-stream mode: hands `image` to the landmarker and returns at once. The result goes to
@@ -31,21 +29,12 @@ extension FaceLandmarker {
     ///   processing an accepted frame go to the delegate instead.
     @discardableResult
     public func detectAsync(image: VisionImage, timestampInMilliseconds timestamp: Int) throws -> Bool {
-        let method = "detectAsync(image:timestampInMilliseconds:)"
-        try core.check(.liveStream, method: method)
-        return try core.submit(
-            method: method, timestamp: timestamp,
-            process: { [self] in try processTracked(image, timestamp: timestamp) },
-            wrap: { FaceLandmarkerLiveStreamResult(timestampInMilliseconds: timestamp, result: $0) },
+        try core.submit(
+            method: "detectAsync(image:timestampInMilliseconds:)", timestamp: timestamp,
+            process: { [self] in try process(image, timestamp: timestamp, tracked: true) },
             notify: { [self] result, error in
                 options.faceLandmarkerLiveStreamDelegate?.faceLandmarker(
                     self, didFinishDetection: result, timestampInMilliseconds: timestamp, error: error)
             })
-    }
-
-    /// Test hook: runs on the processing queue before a live-stream frame is processed.
-    var beforeLiveStreamFrame: (@Sendable (Int) -> Void)? {
-        get { core.liveStream.beforeFrame }
-        set { core.liveStream.beforeFrame = newValue }
     }
 }

@@ -29,15 +29,13 @@ import Foundation
 /// `FaceDetector` is the ML Kit-style API over the same nets (frames, contours, probabilities,
 /// Euler angles); this class gives MediaPipe's raw outputs.
 public final class FaceLandmarker: @unchecked Sendable {
-    // @unchecked: mutable state (`tracker`, `stats`) is only touched under `lock`; sessions are borrowed from `pool` by one thread at a time; the rest is immutable.
+    // @unchecked: the mutable state is in `frames` and `core`, which guard it; the rest is immutable.
 
     /// The options the landmarker was made with (the delegate is still held weakly).
     public let options: FaceLandmarkerOptions
     let pipeline: FaceLandmarkerPipeline
-    private let pool: SessionPool<FaceSessions>
-    let lock = NSLock()
-    private var tracker: FaceLandmarkerTracker?
-    var stats = FaceLandmarkerStatistics()
+    /// Session sets, the tracker and the counters.
+    private let frames: TrackedFrames<FaceSessions, FaceLandmarkerTracker, FaceFrameWork>
     /// Mode checks, timestamps, frame order, live stream and `close()`.
     let core: TaskCore<FaceLandmarkerLiveStreamResult>
 
@@ -64,8 +62,9 @@ public final class FaceLandmarker: @unchecked Sendable {
         self.options = options
         pipeline = FaceLandmarkerPipeline(options: options)
         let threads = options.numThreads
-        pool = SessionPool { models.makeSessions(threads: threads) }
-        tracker = options.runningMode == .image ? nil : FaceLandmarkerTracker()
+        frames = TrackedFrames(runningMode: options.runningMode, tracker: FaceLandmarkerTracker(), statistics: FaceLandmarkerStatistics()) {
+            models.makeSessions(threads: threads)
+        }
         core = TaskCore(label: "FaceLandmarker", runningMode: options.runningMode, continuation: continuation)
     }
 
@@ -77,11 +76,11 @@ public final class FaceLandmarker: @unchecked Sendable {
     }
 
     /// Session sets this landmarker has made; for checks within the package.
-    package var sessionSetsCreated: Int { pool.created }
+    package var sessionSetsCreated: Int { frames.sessionSetsCreated }
 
     /// What the landmarker has done so far (frames, detector, mesh and blendshape runs).
     public var statistics: FaceLandmarkerStatistics {
-        var statistics = lock.withLock { stats }
+        var statistics = frames.statistics
         statistics.droppedFrames = core.liveStream.droppedFrames
         return statistics
     }
@@ -94,13 +93,7 @@ public final class FaceLandmarker: @unchecked Sendable {
     ///   `.invalidImage`.
     public func detect(image: VisionImage) throws -> FaceLandmarkerResult {
         try core.check(.image, method: "detect(image:)")
-        var work = FaceFrameWork()
-        var noTracker: FaceLandmarkerTracker? = nil
-        let result = try imageErrors {
-            try pool.withSessions { try pipeline.process(image, timestamp: 0, tracker: &noTracker, sessions: $0, work: &work) }
-        }
-        record(work)
-        return result
+        return try process(image, timestamp: 0, tracked: false)
     }
 
     /// Video mode: the next frame of a video. Timestamps must strictly increase.
@@ -109,36 +102,20 @@ public final class FaceLandmarker: @unchecked Sendable {
     ///   `.nonIncreasingTimestamp`, `.closed`, or `.invalidImage`.
     public func detect(videoFrame image: VisionImage, timestampInMilliseconds timestamp: Int) throws -> FaceLandmarkerResult {
         try core.check(.video, method: "detect(videoFrame:timestampInMilliseconds:)")
-        return try core.videoFrame(timestamp) { try processTracked(image, timestamp: timestamp) }
+        return try core.videoFrame(timestamp) { try process(image, timestamp: timestamp, tracked: true) }
     }
 
     // MARK: - Internals
 
-    /// Engine errors of a frame (an image that cannot be sampled) as `FaceLandmarkerError.invalidImage`.
-    func imageErrors<R>(_ body: () throws -> R) throws -> R {
-        do { return try body() } catch let error as FaceLandmarkerError { throw error } catch {
+    /// One frame; a `tracked` one (video, live stream) continues the frames before it (`core`
+    /// orders them). Engine errors (an image that cannot be sampled) become `.invalidImage`.
+    func process(_ image: VisionImage, timestamp: Int, tracked: Bool) throws -> FaceLandmarkerResult {
+        do {
+            return try frames.process(tracked: tracked) { tracker, sessions, work in
+                try pipeline.process(image, timestamp: timestamp, tracker: &tracker, sessions: sessions, work: &work)
+            }
+        } catch let error as FaceLandmarkerError { throw error } catch {
             throw FaceLandmarkerError.invalidImage("\(error)", underlying: error as? BlazeError)
-        }
-    }
-
-    /// One tracked frame (`core` orders the frames; `lock` guards the state).
-    func processTracked(_ image: VisionImage, timestamp: Int) throws -> FaceLandmarkerResult {
-        var state = lock.withLock { tracker }
-        var work = FaceFrameWork()
-        let result = try imageErrors {
-            try pool.withSessions { try pipeline.process(image, timestamp: timestamp, tracker: &state, sessions: $0, work: &work) }
-        }
-        lock.withLock { tracker = state }
-        record(work)
-        return result
-    }
-
-    func record(_ work: FaceFrameWork) {
-        lock.withLock {
-            stats.framesProcessed += 1
-            stats.meshRuns += work.meshRuns
-            stats.blendshapeRuns += work.blendshapeRuns
-            if work.detectorRan { stats.faceDetectionRuns += 1 }
         }
     }
 }

@@ -5,10 +5,17 @@ import BlazeEngine
 typealias FaceLandmarkerTracker = TrackingState
 
 /// What one frame cost (for `FaceLandmarkerStatistics`).
-struct FaceFrameWork {
+struct FaceFrameWork: FrameWorkCounting {
     var detectorRan = false
     var meshRuns = 0
     var blendshapeRuns = 0
+
+    func count(into statistics: inout FaceLandmarkerStatistics) {
+        statistics.framesProcessed += 1
+        statistics.meshRuns += meshRuns
+        statistics.blendshapeRuns += blendshapeRuns
+        if detectorRan { statistics.faceDetectionRuns += 1 }
+    }
 }
 
 /// MediaPipe Tasks' FaceLandmarker graph on BlazeKit's stages.

@@ -50,9 +50,7 @@ public final class GestureRecognizer: Sendable {
     public static func liveStream(options: GestureRecognizerOptions) throws
         -> (recognizer: GestureRecognizer, results: AsyncStream<GestureRecognizerLiveStreamResult>)
     {
-        var options = options
-        options.runningMode = .liveStream
-        return try TaskCore.withStream { try GestureRecognizer(options: options, continuation: $0) }
+        try TaskCore.liveStream(options, GestureRecognizer.init(options:continuation:))
     }
 
     private init(options: GestureRecognizerOptions, continuation: AsyncStream<GestureRecognizerLiveStreamResult>.Continuation?) throws {
@@ -117,12 +115,9 @@ public final class GestureRecognizer: Sendable {
     ///   Errors while processing an accepted frame go to the delegate instead.
     @discardableResult
     public func recognizeAsync(image: VisionImage, timestampInMilliseconds timestamp: Int) throws -> Bool {
-        let method = "recognizeAsync(image:timestampInMilliseconds:)"
-        try core.check(.liveStream, method: method)
-        return try core.submit(
-            method: method, timestamp: timestamp,
+        try core.submit(
+            method: "recognizeAsync(image:timestampInMilliseconds:)", timestamp: timestamp,
             process: { [self] in try gestures(of: hands.detect(videoFrame: image, timestampInMilliseconds: timestamp), image: image) },
-            wrap: { GestureRecognizerLiveStreamResult(timestampInMilliseconds: timestamp, result: $0) },
             notify: { [self] result, error in
                 options.gestureRecognizerLiveStreamDelegate?.gestureRecognizer(
                     self, didFinishRecognition: result, timestampInMilliseconds: timestamp, error: error)

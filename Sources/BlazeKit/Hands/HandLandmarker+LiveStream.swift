@@ -15,9 +15,7 @@ extension HandLandmarker {
     public static func liveStream(options: HandLandmarkerOptions) throws
         -> (landmarker: HandLandmarker, results: AsyncStream<HandLandmarkerLiveStreamResult>)
     {
-        var options = options
-        options.runningMode = .liveStream
-        return try TaskCore.withStream { try HandLandmarker(options: options, continuation: $0) }
+        try TaskCore.liveStream(options, HandLandmarker.init(options:continuation:))
     }
 
     /// Live-stream mode: hands `image` to the landmarker and returns at once. The result goes to
@@ -36,21 +34,14 @@ extension HandLandmarker {
         regionOfInterest: NormalizedRect? = nil
     ) throws -> Bool {
         let method = "detectAsync(image:timestampInMilliseconds:)"
-        try core.check(.liveStream, method: method)
+        try core.check(.liveStream, method: method)  // before the region, as in the other modes
         try Self.validate(regionOfInterest)
         return try core.submit(
             method: method, timestamp: timestamp,
-            process: { [self] in try processTracked(image, region: regionOfInterest, timestamp: timestamp) },
-            wrap: { HandLandmarkerLiveStreamResult(timestampInMilliseconds: timestamp, result: $0) },
+            process: { [self] in try process(image, region: regionOfInterest, timestamp: timestamp, tracked: true) },
             notify: { [self] result, error in
                 options.handLandmarkerLiveStreamDelegate?.handLandmarker(
                     self, didFinishDetection: result, timestampInMilliseconds: timestamp, error: error)
             })
-    }
-
-    /// Test hook: runs on the processing queue before a live-stream frame is processed.
-    var beforeLiveStreamFrame: (@Sendable (Int) -> Void)? {
-        get { core.liveStream.beforeFrame }
-        set { core.liveStream.beforeFrame = newValue }
     }
 }

@@ -30,16 +30,13 @@ import Foundation
 /// parallel (each borrows its own pair of sessions); video calls are serialized, as their frames
 /// depend on each other.
 public final class HandLandmarker: @unchecked Sendable {
-    // @unchecked: mutable state (`tracker`, `stats`) is only touched under `lock`;
-    // sessions are borrowed from `pool` by one thread at a time; the rest is immutable.
+    // @unchecked: the mutable state is in `frames` and `core`, which guard it; the rest is immutable.
 
     /// The options the landmarker was made with (the delegate is still held weakly).
     public let options: HandLandmarkerOptions
     let pipeline: HandPipeline
-    private let pool: SessionPool<HandSessions>
-    let lock = NSLock()
-    private var tracker: HandTracker?
-    var stats = HandLandmarkerStatistics()
+    /// Session sets, the tracker and the counters.
+    private let frames: TrackedFrames<HandSessions, HandTracker, FrameWork>
     private let smoothing: LandmarkSmoothingOptions?
     /// Mode checks, timestamps, frame order, live stream and `close()`.
     let core: TaskCore<HandLandmarkerLiveStreamResult>
@@ -68,8 +65,9 @@ public final class HandLandmarker: @unchecked Sendable {
         self.options = options
         pipeline = HandPipeline(models: models, options: options)
         let (threads, numHands) = (options.numThreads, options.numHands)
-        pool = SessionPool { HandSessions(models: models, threads: threads, numHands: numHands) }
-        tracker = options.runningMode == .image ? nil : HandTracker()
+        frames = TrackedFrames(runningMode: options.runningMode, tracker: HandTracker(), statistics: HandLandmarkerStatistics()) {
+            HandSessions(models: models, threads: threads, numHands: numHands)
+        }
         smoothing = options.smoothLandmarks && options.runningMode != .image ? options.smoothingParameters : nil
         core = TaskCore(label: "HandLandmarker", runningMode: options.runningMode, continuation: continuation)
     }
@@ -84,11 +82,11 @@ public final class HandLandmarker: @unchecked Sendable {
 
     /// Session sets this landmarker has made (one per call that ran at the same time as others);
     /// for soak checks within the package.
-    package var sessionSetsCreated: Int { pool.created }
+    package var sessionSetsCreated: Int { frames.sessionSetsCreated }
 
     /// What the landmarker has done so far (frames, palm detector and landmark net runs).
     public var statistics: HandLandmarkerStatistics {
-        var statistics = lock.withLock { stats }
+        var statistics = frames.statistics
         statistics.droppedFrames = core.liveStream.droppedFrames
         return statistics
     }
@@ -104,16 +102,7 @@ public final class HandLandmarker: @unchecked Sendable {
     public func detect(image: VisionImage, regionOfInterest: NormalizedRect? = nil) throws -> HandLandmarkerResult {
         try core.check(.image, method: "detect(image:)")
         try Self.validate(regionOfInterest)
-        var work = FrameWork()
-        var noTracker: HandTracker? = nil
-        let result = try pool.withSessions { sessions in
-            try pipeline.process(
-                image, region: regionOfInterest, timestamp: 0, tracker: &noTracker,
-                minTrackingConfidence: options.minTrackingConfidence, smoothing: nil,
-                sessions: sessions, work: &work)
-        }
-        record(work)
-        return result
+        return try process(image, region: regionOfInterest, timestamp: 0, tracked: false)
     }
 
     /// Video mode: the next frame of a video. Timestamps must strictly increase.
@@ -126,7 +115,7 @@ public final class HandLandmarker: @unchecked Sendable {
     ) throws -> HandLandmarkerResult {
         try core.check(.video, method: "detect(videoFrame:timestampInMilliseconds:)")
         try Self.validate(regionOfInterest)
-        return try core.videoFrame(timestamp) { try processTracked(image, region: regionOfInterest, timestamp: timestamp) }
+        return try core.videoFrame(timestamp) { try process(image, region: regionOfInterest, timestamp: timestamp, tracked: true) }
     }
 
     // MARK: - Internals
@@ -141,26 +130,14 @@ public final class HandLandmarker: @unchecked Sendable {
         }
     }
 
-    /// One tracked frame (`core` orders the frames; `lock` guards the state).
-    func processTracked(_ image: VisionImage, region: NormalizedRect?, timestamp: Int) throws -> HandLandmarkerResult {
-        var state = lock.withLock { tracker }
-        var work = FrameWork()
-        let result = try pool.withSessions { sessions in
+    /// One frame; a `tracked` one (video, live stream) continues the frames before it (`core`
+    /// orders them).
+    func process(_ image: VisionImage, region: NormalizedRect?, timestamp: Int, tracked: Bool) throws -> HandLandmarkerResult {
+        try frames.process(tracked: tracked) { tracker, sessions, work in
             try pipeline.process(
-                image, region: region, timestamp: timestamp, tracker: &state,
-                minTrackingConfidence: options.minTrackingConfidence, smoothing: smoothing,
+                image, region: region, timestamp: timestamp, tracker: &tracker,
+                minTrackingConfidence: options.minTrackingConfidence, smoothing: tracked ? smoothing : nil,
                 sessions: sessions, work: &work)
-        }
-        lock.withLock { tracker = state }
-        record(work)
-        return result
-    }
-
-    func record(_ work: FrameWork) {
-        lock.withLock {
-            stats.framesProcessed += 1
-            stats.landmarkRuns += work.landmarkRuns
-            if work.palmDetectionRan { stats.palmDetectionRuns += 1 }
         }
     }
 }

@@ -5,9 +5,15 @@ import BlazeEngine
 typealias HandTracker = TrackingState
 
 /// What one frame cost (for `HandLandmarkerStatistics`).
-struct FrameWork {
+struct FrameWork: FrameWorkCounting {
     var palmDetectionRan = false
     var landmarkRuns = 0
+
+    func count(into statistics: inout HandLandmarkerStatistics) {
+        statistics.framesProcessed += 1
+        statistics.landmarkRuns += landmarkRuns
+        if palmDetectionRan { statistics.palmDetectionRuns += 1 }
+    }
 }
 
 extension HandPipeline {

@@ -22,12 +22,17 @@ final class TaskCore<LiveOutput: LiveStreamOutput>: @unchecked Sendable {
         liveStream = LiveStreamRunner(label: label, continuation: continuation)
     }
 
-    /// A live-stream task and the stream of its outputs: `make` builds the task around the
-    /// stream's continuation; if it throws, the stream is finished and the error passed on.
-    static func withStream<Task>(_ make: (AsyncStream<LiveOutput>.Continuation) throws -> Task) throws -> (Task, AsyncStream<LiveOutput>) {
+    /// A live-stream task and the stream of its outputs: `make` builds the task from `options`
+    /// (in live-stream mode) around the stream's continuation; if it throws, the stream is
+    /// finished and the error passed on.
+    static func liveStream<Task, Options: TaskOptions>(
+        _ options: Options, _ make: (Options, AsyncStream<LiveOutput>.Continuation?) throws -> Task
+    ) throws -> (Task, AsyncStream<LiveOutput>) {
+        var options = options
+        options.runningMode = .liveStream
         let (stream, continuation) = AsyncStream<LiveOutput>.makeStream()
         do {
-            return (try make(continuation), stream)
+            return (try make(options, continuation), stream)
         } catch {
             continuation.finish()
             throw error
@@ -59,18 +64,18 @@ final class TaskCore<LiveOutput: LiveStreamOutput>: @unchecked Sendable {
         }
     }
 
-    /// Offers a live-stream frame (`LiveStreamRunner.submit`): its timestamp is checked when it
-    /// arrives (dropped frames too); `process` runs one frame at a time, its errors as
-    /// `TasksError` (`TasksError.catching`), `wrap` makes the output the stream yields, and
-    /// `notify` gives the delegate the result or the error.
+    /// Offers a live-stream frame (`LiveStreamRunner.submit`) after `check(.liveStream, method:)`:
+    /// its timestamp is checked when it arrives (dropped frames too); `process` runs one frame at
+    /// a time, its errors as `TasksError` (`TasksError.catching`), and `notify` gives the delegate
+    /// the result or the error.
     func submit(
         method: String, timestamp: Int, process: @escaping @Sendable () throws -> LiveOutput.Value,
-        wrap: @escaping @Sendable (Result<LiveOutput.Value, TasksError>) -> LiveOutput,
         notify: @escaping @Sendable (LiveOutput.Value?, (any Error)?) -> Void
     ) throws -> Bool {
-        try liveStream.submit(
+        try check(.liveStream, method: method)
+        return try liveStream.submit(
             method: method, timestamp: timestamp, accept: { try accept(timestamp) },
-            process: { [self] in wrap(frameLock.withLock { TasksError.catching(process) }) },
+            process: { [self] in LiveOutput(timestamp: timestamp, outcome: frameLock.withLock { TasksError.catching(process) }) },
             deliver: { output in
                 switch output.outcome {
                 case .success(let value): notify(value, nil)
@@ -97,3 +102,31 @@ extension TasksError {
         }
     }
 }
+
+/// What every Tasks options struct has.
+protocol TaskOptions {
+    var runningMode: RunningMode { get set }
+}
+
+extension HandLandmarkerOptions: TaskOptions {}
+extension FaceLandmarkerOptions: TaskOptions {}
+extension GestureRecognizerOptions: TaskOptions {}
+extension TasksFaceDetectorOptions: TaskOptions {}
+
+/// A task with a `TaskCore`, for what tests reach through it.
+protocol LiveStreamTask: AnyObject {
+    associatedtype LiveOutput: LiveStreamOutput
+    var core: TaskCore<LiveOutput> { get }
+}
+
+extension LiveStreamTask {
+    /// Test hook: runs on the processing queue before a live-stream frame is processed.
+    var beforeLiveStreamFrame: (@Sendable (Int) -> Void)? {
+        get { core.liveStream.beforeFrame }
+        set { core.liveStream.beforeFrame = newValue }
+    }
+}
+
+extension HandLandmarker: LiveStreamTask {}
+extension FaceLandmarker: LiveStreamTask {}
+extension TasksFaceDetector: LiveStreamTask {}

@@ -25,13 +25,7 @@ public final class TasksFaceDetector: @unchecked Sendable {
     private let configuration = FaceDetectorConfiguration(.fast)
     private let sessions: SessionPool<Session>
     /// Mode checks, timestamps, live stream and `close()`.
-    private let core: TaskCore<Result<FaceDetectorResult, TasksFaceDetectorError>>
-
-    /// Test hook: runs on the processing queue before a live-stream frame is processed.
-    var beforeLiveStreamFrame: (@Sendable (Int) -> Void)? {
-        get { core.liveStream.beforeFrame }
-        set { core.liveStream.beforeFrame = newValue }
-    }
+    let core: TaskCore<Result<FaceDetectorResult, TasksFaceDetectorError>>
 
     /// - Throws: `TasksFaceDetectorError` for invalid options or a missing / wrong model.
     public convenience init(options: TasksFaceDetectorOptions) throws {
@@ -55,9 +49,7 @@ public final class TasksFaceDetector: @unchecked Sendable {
     public static func liveStream(options: TasksFaceDetectorOptions) throws
         -> (detector: TasksFaceDetector, results: AsyncStream<Result<FaceDetectorResult, TasksFaceDetectorError>>)
     {
-        var options = options
-        options.runningMode = .liveStream
-        return try TaskCore.withStream { try TasksFaceDetector(options: options, continuation: $0) }
+        try TaskCore.liveStream(options, TasksFaceDetector.init(options:continuation:))
     }
 
     /// Live-stream frames ignored because another frame was being processed.
@@ -87,10 +79,9 @@ public final class TasksFaceDetector: @unchecked Sendable {
     /// was busy. The result goes to the delegate and the `liveStream(options:)` stream.
     @discardableResult
     public func detectAsync(image: VisionImage, timestampInMilliseconds timestamp: Int) throws -> Bool {
-        let method = "detectAsync(image:timestampInMilliseconds:)"
-        try core.check(.liveStream, method: method)
-        return try core.submit(
-            method: method, timestamp: timestamp, process: { [self] in try run(image, timestamp: timestamp) }, wrap: { $0 },
+        try core.submit(
+            method: "detectAsync(image:timestampInMilliseconds:)", timestamp: timestamp,
+            process: { [self] in try run(image, timestamp: timestamp) },
             notify: { [self] result, error in
                 options.faceDetectorLiveStreamDelegate?.faceDetector(
                     self, didFinishDetection: result, timestampInMilliseconds: timestamp, error: error)
