@@ -144,12 +144,10 @@ extension TFLiteConverter {
     }
 
     /// LEAKY_RELU: alpha from LeakyReluOptions, 0 when the options or the field are absent (the
-    /// schema default, which TFLite uses too). A non-finite alpha is refused: TFLite would run it
-    /// (NaN or ±inf for every x ≤ 0), but no trained model has one and `.bkm` stores finite alphas.
+    /// schema default, which TFLite uses too); a non-finite alpha is refused.
     @Sendable static func leakyRelu(_ c: inout TranslationContext) throws -> Op {
         try c.expectInputs(1...1)
-        let alpha = try c.options(.leakyRelu).float32(TFLiteField.LeakyRelu.alpha)
-        guard alpha.isFinite else { throw BlazeError(.corruptModel, "alpha \(alpha) is not finite") }
+        let alpha = try c.options(.leakyRelu).finiteFloat32(TFLiteField.LeakyRelu.alpha, "alpha")
         try c.data(0)
         return .leakyRelu(LeakyReluParams(alpha: alpha))
     }
@@ -268,8 +266,7 @@ extension TFLiteConverter {
 
     @Sendable static func softmax(_ c: inout TranslationContext) throws -> Op {
         try c.expectInputs(1...1)
-        let beta = try c.options(.softmax).float32(TFLiteField.Softmax.beta)
-        guard beta.isFinite else { throw BlazeError(.corruptModel, "beta \(beta) is not finite") }
+        let beta = try c.options(.softmax).finiteFloat32(TFLiteField.Softmax.beta, "beta")
         try c.data(0)
         return .softmax(SoftmaxParams(beta: beta))
     }

@@ -163,6 +163,14 @@ struct TFLiteOptions {
         try table?.float32(id, default: value) ?? value
     }
 
+    /// A float32 field that must be finite (`name` for the error): TFLite would run a NaN or
+    /// infinite parameter, but no trained model has one and `.bkm` stores finite values.
+    func finiteFloat32(_ id: Int, _ name: String) throws -> Float {
+        let value = try float32(id)
+        guard value.isFinite else { throw BlazeError(.corruptModel, "\(name) \(value) is not finite") }
+        return value
+    }
+
     /// An int32 vector field, nil if absent.
     func ints(_ id: Int) throws -> [Int]? {
         guard let table, try table.has(id) else { return nil }

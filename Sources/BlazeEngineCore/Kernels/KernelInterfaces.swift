@@ -32,14 +32,27 @@ package enum ConvBackend: Sendable, Equatable {
     case blas
 }
 
-/// A prepared CONV_2D or FULLY_CONNECTED with fused epilogue: `y = act(x∗w + b)`, then optionally
-/// `y = residualAct(y + residual)` and a per-channel PReLU.
-package protocol ConvKernel: AnyObject, Sendable {
-    var geometry: ConvGeometry { get }
-    var kind: ConvKernelPath { get }
-    /// Output pixels per register tile, channel vectors per block and floats per vector.
+/// A prepared multiply-accumulate kernel of register tiles with a fused epilogue and an optional
+/// residual, whose work is `workCount` units that any threads may run.
+package protocol TiledKernel: AnyObject, Sendable {
+    /// Register tile: rows (pixels or output channels) and vectors per tile.
     var tileRows: Int { get }
     var tileVectors: Int { get }
+    var workCount: Int { get }
+    /// 2 · multiply-adds of a whole run.
+    var flops: Int { get }
+    /// Computes work units `work` (a sub-range of `0..<workCount`). `output` must not overlap
+    /// `input`; `residual` is either exactly `output` (same layout) or disjoint from it.
+    func run(input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, residual: UnsafePointer<Float>?, work: Range<Int>)
+}
+
+/// A prepared CONV_2D or FULLY_CONNECTED with fused epilogue: `y = act(x∗w + b)`, then optionally
+/// `y = residualAct(y + residual)` and a per-channel PReLU. Tiles are output pixels × channel
+/// vectors.
+package protocol ConvKernel: TiledKernel {
+    var geometry: ConvGeometry { get }
+    var kind: ConvKernelPath { get }
+    /// Floats per vector.
     var tileLanes: Int { get }
     /// Pointwise: pixels per work unit.
     var pixelsPerUnit: Int { get }
@@ -47,12 +60,6 @@ package protocol ConvKernel: AnyObject, Sendable {
     var channelGroups: Int { get }
     /// Channels per pixel of the residual tensor (`O` unless the residual is channel-padded).
     var residualChannels: Int { get }
-    var workCount: Int { get }
-    /// 2 · multiply-adds of a whole run.
-    var flops: Int { get }
-    /// Computes work units `work` (a sub-range of `0..<workCount`). `output` must not overlap
-    /// `input`; `residual` is either exactly `output` (same layout) or disjoint from it.
-    func run(input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, residual: UnsafePointer<Float>?, work: Range<Int>)
 }
 
 /// A prepared DEPTHWISE_CONV_2D with the same fused epilogue; work units are output rows.
@@ -98,19 +105,11 @@ package struct ConvTileShape: Sendable, Equatable, CustomStringConvertible {
 /// A prepared pointwise CONV_2D on channel-major tensors: input `[K, P]`, output `[O, P]` (row `o`
 /// is output channel `o` of every pixel), `y = residualAct(act(W·x + b) + residual)` with the
 /// residual in the output's layout — MLP-Mixer token mixing without its transposes. Work units
-/// are groups of output channels.
-package protocol ChannelMajorConvKernel: AnyObject, Sendable {
+/// are groups of output channels; tiles are output channels × pixel vectors.
+package protocol ChannelMajorConvKernel: TiledKernel {
     var outputChannels: Int { get }
     var inputChannels: Int { get }
     var pixels: Int { get }
-    /// Output channels per tile and pixel vectors per tile.
-    var tileRows: Int { get }
-    var tileVectors: Int { get }
-    var workCount: Int { get }
-    var flops: Int { get }
-    /// Computes work units `work`. `output` must not overlap `input`; `residual` may be `output`
-    /// itself or disjoint from it.
-    func run(input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, residual: UnsafePointer<Float>?, work: Range<Int>)
 }
 
 /// Every kernel of one ISA level, and that level's policy for the layers it does not take.

@@ -8,11 +8,6 @@ struct Detection: Sendable, Hashable {
     struct Keypoint: Sendable, Hashable {
         var x: Float
         var y: Float
-
-        init(x: Float, y: Float) {
-            self.x = x
-            self.y = y
-        }
     }
 
     /// An axis-aligned normalized box: corner `(xmin, ymin)` and size. MediaPipe stores the box
@@ -22,13 +17,6 @@ struct Detection: Sendable, Hashable {
         var ymin: Float
         var width: Float
         var height: Float
-
-        init(xmin: Float, ymin: Float, width: Float, height: Float) {
-            self.xmin = xmin
-            self.ymin = ymin
-            self.width = width
-            self.height = height
-        }
 
         var xmax: Float { xmin + width }
         var ymax: Float { ymin + height }
@@ -40,12 +28,6 @@ struct Detection: Sendable, Hashable {
     /// Model-specific keypoints in a fixed order (BlazeFace: 6, palm: 7; see `FaceKeypoint`,
     /// `PalmKeypoint`).
     var keypoints: [Keypoint]
-
-    init(score: Float, box: BoundingBox, keypoints: [Keypoint]) {
-        self.score = score
-        self.box = box
-        self.keypoints = keypoints
-    }
 }
 
 /// Palm detector keypoint indices (docs/pipelines.md §6.1).

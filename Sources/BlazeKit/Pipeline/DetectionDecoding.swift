@@ -14,18 +14,7 @@ struct DetectionDecoderOptions: Sendable, Hashable {
     /// Keep a detection iff `score >= minScore` (docs/pipelines.md §1.2).
     var minScore: Float
     /// Logits are clamped to ±this before the sigmoid (`score_clipping_thresh`).
-    var scoreClippingThreshold: Float
-
-    init(
-        coordinatesPerAnchor: Int, keypointCount: Int, scale: Float, minScore: Float,
-        scoreClippingThreshold: Float = 100
-    ) {
-        self.coordinatesPerAnchor = coordinatesPerAnchor
-        self.keypointCount = keypointCount
-        self.scale = scale
-        self.minScore = minScore
-        self.scoreClippingThreshold = scoreClippingThreshold
-    }
+    var scoreClippingThreshold: Float = 100
 
     /// BlazeFace short range: 16 coordinates, 6 keypoints, S = 128, threshold 0.5.
     static let faceShortRange = DetectionDecoderOptions(

@@ -9,12 +9,6 @@ struct RotationVector: Sendable, Hashable {
     /// Radians (Float32, as MediaPipe stores `M_PI·degrees/180`: rounded to nearest).
     var targetAngle: Float
 
-    init(startKeypoint: Int, endKeypoint: Int, targetAngle: Float) {
-        self.startKeypoint = startKeypoint
-        self.endKeypoint = endKeypoint
-        self.targetAngle = targetAngle
-    }
-
     /// BlazeFace: subject's right eye (0) → left eye (1), target 0.
     static let faceDetection = RotationVector(startKeypoint: 0, endKeypoint: 1, targetAngle: 0)
     /// Palm: wrist centre (0) → middle-finger MCP (2), target π/2 — rounded to *nearest*

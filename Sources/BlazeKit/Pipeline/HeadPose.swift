@@ -20,12 +20,6 @@ struct HeadEulerAngles: Sendable, Hashable {
     /// +roll: positive = counter-clockwise on screen.
     var z: Float
 
-    init(x: Float, y: Float, z: Float) {
-        self.x = x
-        self.y = y
-        self.z = z
-    }
-
     /// Decomposes the rotation part of a 4×4 row-major pose matrix (its scale removed by the
     /// length of column 0): `yaw = asin(−R20)`, `pitch = atan2(R21, R22)`, `roll = atan2(R10, R00)`.
     init(poseMatrix m: [Float]) {
@@ -36,7 +30,9 @@ struct HeadEulerAngles: Sendable, Hashable {
         let pitch = atan2(r(2, 1), r(2, 2))
         let roll = atan2(r(1, 0), r(0, 0))
         let degrees = 180 / Double.pi
-        self.init(x: Float(-pitch * degrees), y: Float(yaw * degrees), z: Float(roll * degrees))
+        x = Float(-pitch * degrees)
+        y = Float(yaw * degrees)
+        z = Float(roll * degrees)
     }
 }
 

@@ -8,14 +8,7 @@ struct LandmarkDecoderOptions: Sendable, Hashable {
     var tensorWidth: Int
     var tensorHeight: Int
     /// `normalize_z`: extra divisor of z (hands 0.4, faces 1.0).
-    var normalizeZ: Float
-
-    init(landmarkCount: Int, tensorWidth: Int, tensorHeight: Int, normalizeZ: Float = 1) {
-        self.landmarkCount = landmarkCount
-        self.tensorWidth = tensorWidth
-        self.tensorHeight = tensorHeight
-        self.normalizeZ = normalizeZ
-    }
+    var normalizeZ: Float = 1
 
     /// Hand landmark model: 21 points, 224², normalize_z 0.4.
     static let hand = LandmarkDecoderOptions(landmarkCount: 21, tensorWidth: 224, tensorHeight: 224, normalizeZ: 0.4)

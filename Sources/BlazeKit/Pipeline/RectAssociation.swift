@@ -6,11 +6,6 @@
 struct TrackedRect: Sendable, Hashable {
     var rect: NormalizedRect
     var trackingID: Int?
-
-    init(rect: NormalizedRect, trackingID: Int? = nil) {
-        self.rect = rect
-        self.trackingID = trackingID
-    }
 }
 
 /// `AssociationNormRectCalculator` (legacy hands and face mesh, Tasks FaceLandmarker): lists in

@@ -4,21 +4,13 @@ import Foundation
 /// the rect's own axes, optionally square it on its longer side (in pixels), then scale.
 /// The rotation passes through unchanged.
 struct RectTransformation: Sendable, Hashable {
-    var scaleX: Float
-    var scaleY: Float
+    var scaleX: Float = 1
+    var scaleY: Float = 1
     /// Shift in units of the rect's width / height (before squaring and scaling), along the
     /// rect's local axes; negative `shiftY` moves towards the rect's local "up".
-    var shiftX: Float
-    var shiftY: Float
-    var squareLong: Bool
-
-    init(scaleX: Float = 1, scaleY: Float = 1, shiftX: Float = 0, shiftY: Float = 0, squareLong: Bool = false) {
-        self.scaleX = scaleX
-        self.scaleY = scaleY
-        self.shiftX = shiftX
-        self.shiftY = shiftY
-        self.squareLong = squareLong
-    }
+    var shiftX: Float = 0
+    var shiftY: Float = 0
+    var squareLong: Bool = false
 
     /// Legacy face mesh ROI from a detection and any face mesh ROI from landmarks:
     /// scale 1.5, square_long (§4.1, S9 face).

@@ -5,11 +5,6 @@ struct SSDAnchor: Sendable, Hashable {
     var yCenter: Float
     var width: Float = 1
     var height: Float = 1
-
-    init(xCenter: Float, yCenter: Float) {
-        self.xCenter = xCenter
-        self.yCenter = yCenter
-    }
 }
 
 /// Options of MediaPipe's `SsdAnchorsCalculator` that matter with `fixed_anchor_size = true`
@@ -22,20 +17,9 @@ struct SSDAnchorOptions: Sendable, Hashable {
     /// One stride per SSD layer; consecutive layers with equal strides share one grid.
     var strides: [Int]
     /// Number of aspect ratios per layer (each gives one anchor per cell).
-    var aspectRatioCount: Int
+    var aspectRatioCount: Int = 1
     /// `interpolated_scale_aspect_ratio`; > 0 adds one more anchor per layer and cell.
     var interpolatedScaleAspectRatio: Float
-
-    init(
-        inputWidth: Int, inputHeight: Int, strides: [Int], aspectRatioCount: Int = 1,
-        interpolatedScaleAspectRatio: Float
-    ) {
-        self.inputWidth = inputWidth
-        self.inputHeight = inputHeight
-        self.strides = strides
-        self.aspectRatioCount = aspectRatioCount
-        self.interpolatedScaleAspectRatio = interpolatedScaleAspectRatio
-    }
 
     /// BlazeFace short range: 128², strides 8,16,16,16 → 16×16×2 + 8×8×6 = 896 anchors.
     static let faceShortRange = SSDAnchorOptions(

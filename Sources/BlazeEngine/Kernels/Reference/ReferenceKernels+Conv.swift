@@ -9,8 +9,7 @@ extension ReferenceKernels {
         output: MutableTensorView
     ) {
         let g = planned(try p.geometry(input: input.shape, filter: filter.shape))
-        precondition(output.count == elementCount(g.outputShape), "CONV_2D output view does not match geometry")
-        precondition(bias == nil || bias!.count == g.outC, "CONV_2D bias count")
+        checkViews(output: output, shape: g.outputShape, bias: bias, channels: g.outC)
         let act = p.activation
         let x = input.data, w = filter.data, y = output.data, bp = bias?.data
         let H = g.inH, W = g.inW, C = g.inC, O = g.outC, KH = g.kernelH, KW = g.kernelW
@@ -51,8 +50,7 @@ extension ReferenceKernels {
         output: MutableTensorView
     ) {
         let g = planned(try p.geometry(input: input.shape, filter: filter.shape))
-        precondition(output.count == elementCount(g.outputShape), "DEPTHWISE_CONV_2D output view does not match geometry")
-        precondition(bias == nil || bias!.count == g.outC, "DEPTHWISE_CONV_2D bias count")
+        checkViews(output: output, shape: g.outputShape, bias: bias, channels: g.outC)
         let act = p.activation
         let x = input.data, w = filter.data, y = output.data, bp = bias?.data
         let H = g.inH, W = g.inW, C = g.inC, O = g.outC, KW = g.kernelW, M = p.depthMultiplier
@@ -93,9 +91,8 @@ extension ReferenceKernels {
         output: MutableTensorView
     ) {
         let outShape = planned(try p.outputShape(input: input.shape, weights: weights.shape))
-        precondition(output.count == elementCount(outShape), "FULLY_CONNECTED output view does not match")
         let O = weights.shape[0], I = weights.shape[1]
-        precondition(bias == nil || bias!.count == O, "FULLY_CONNECTED bias count")
+        checkViews(output: output, shape: outShape, bias: bias, channels: O)
         let rows = input.count / I
         let act = p.activation
         let x = input.data, w = weights.data, y = output.data, bp = bias?.data
@@ -122,8 +119,7 @@ extension ReferenceKernels {
         output: MutableTensorView
     ) {
         let g = planned(try p.geometry(input: input.shape, filter: filter.shape))
-        precondition(output.count == elementCount(g.outputShape), "TRANSPOSE_CONV_BIAS output view does not match geometry")
-        precondition(bias == nil || bias!.count == g.outC, "TRANSPOSE_CONV_BIAS bias count")
+        checkViews(output: output, shape: g.outputShape, bias: bias, channels: g.outC)
         let x = input.data, w = filter.data, y = output.data, bp = bias?.data
         let H = g.inH, W = g.inW, C = g.inC, O = g.outC, KH = g.kernelH, KW = g.kernelW, OH = g.outH, OW = g.outW
         for n in 0..<g.batch {

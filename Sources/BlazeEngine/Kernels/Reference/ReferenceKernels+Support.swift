@@ -11,6 +11,14 @@ extension ReferenceKernels {
         }
     }
 
+    /// A weighted op's views: `output` holds `shape`, `bias` (if any) one value per output channel.
+    static func checkViews(
+        output: MutableTensorView, shape: [Int], bias: TensorView?, channels: Int, _ op: StaticString = #function
+    ) {
+        precondition(output.count == elementCount(shape), "\(op): output view does not match the plan's shape")
+        precondition(bias == nil || bias!.count == channels, "\(op): bias count \(bias?.count ?? 0) for \(channels) channels")
+    }
+
     /// Row-major element count of `shape` (1 for a scalar).
     @inline(__always)
     static func elementCount(_ shape: [Int]) -> Int {

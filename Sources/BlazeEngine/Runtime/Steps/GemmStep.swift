@@ -112,29 +112,26 @@ final class GemmStep: ParallelJob {
         let r = split.range(piece)
         if r.isEmpty { return }
         if split.alongColumns {
-            let cols = r.count
-            let bp = b + r.lowerBound * k, yp = y + r.lowerBound
-            if case .vector = shape {
-                cblas_sgemv(CblasRowMajor, CblasNoTrans, blasInt(cols), blasInt(k), 1, bp, blasInt(k), a, 1, 0, yp, 1)
-            } else {
-                cblas_sgemm(
-                    CblasRowMajor, CblasNoTrans, CblasTrans, blasInt(m), blasInt(cols), blasInt(k),
-                    1, a, blasInt(k), bp, blasInt(k), 0, yp, blasInt(n))
-            }
-            Self.epilogue(yp, rows: m, columns: cols, rowStride: n, bias: bias.map { $0 + r.lowerBound }, activation: activation)
+            let yp = y + r.lowerBound
+            multiply(a, rows: m, b + r.lowerBound * k, columns: r.count, into: yp)
+            Self.epilogue(yp, rows: m, columns: r.count, rowStride: n, bias: bias.map { $0 + r.lowerBound }, activation: activation)
         } else {
-            let rows = r.count
             if case .im2col(let g) = shape { Self.im2col(g, input: input, rows: r, columns: scratch!) }
-            let ap = a + r.lowerBound * k
             let yp = y + r.lowerBound * n
-            if case .vector = shape {
-                cblas_sgemv(CblasRowMajor, CblasNoTrans, blasInt(n), blasInt(k), 1, b, blasInt(k), ap, 1, 0, yp, 1)
-            } else {
-                cblas_sgemm(
-                    CblasRowMajor, CblasNoTrans, CblasTrans, blasInt(rows), blasInt(n), blasInt(k),
-                    1, ap, blasInt(k), b, blasInt(k), 0, yp, blasInt(n))
-            }
-            Self.epilogue(yp, rows: rows, columns: n, rowStride: n, bias: bias, activation: activation)
+            multiply(a + r.lowerBound * k, rows: r.count, b, columns: n, into: yp)
+            Self.epilogue(yp, rows: r.count, columns: n, rowStride: n, bias: bias, activation: activation)
+        }
+    }
+
+    /// `y[rows, columns] = A[rows, k] · B[columns, k]ᵀ` with `y`'s row stride `n` (sgemv when the
+    /// layer is `.vector`: one row).
+    private func multiply(_ a: UnsafePointer<Float>, rows: Int, _ b: UnsafePointer<Float>, columns: Int, into y: UnsafeMutablePointer<Float>) {
+        if case .vector = shape {
+            cblas_sgemv(CblasRowMajor, CblasNoTrans, blasInt(columns), blasInt(k), 1, b, blasInt(k), a, 1, 0, y, 1)
+        } else {
+            cblas_sgemm(
+                CblasRowMajor, CblasNoTrans, CblasTrans, blasInt(rows), blasInt(columns), blasInt(k),
+                1, a, blasInt(k), b, blasInt(k), 0, y, blasInt(n))
         }
     }
 
