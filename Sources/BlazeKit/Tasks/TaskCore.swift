@@ -16,7 +16,7 @@ final class TaskCore<LiveOutput: LiveStreamOutput>: @unchecked Sendable {
 
     /// - Parameters:
     ///   - label: the task's name, for the live-stream queues' labels.
-    ///   - continuation: the `AsyncStream` of a task made by `withStream`, if any.
+    ///   - continuation: the `AsyncStream` of a task made by `liveStream(_:_:)`, if any.
     init(label: String, runningMode: RunningMode, continuation: AsyncStream<LiveOutput>.Continuation?) {
         self.runningMode = runningMode
         liveStream = LiveStreamRunner(label: label, continuation: continuation)
