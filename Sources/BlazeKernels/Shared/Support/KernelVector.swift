@@ -4,9 +4,7 @@
 
 /// A float vector the generic kernels are specialised for (`SIMD16/8/4<Float>`, or `Float` for
 /// scalar channel tails). The vector types share one implementation (`FloatLanes` below).
-/// Nothing here is `@usableFromInline`: that would keep the generic extensions' unspecialised
-/// bodies, whose stdlib calls (`loadUnaligned`, `scalarCount`) every level module would then
-/// define as the same weak symbols (Tools/isa/check_isa_isolation.sh).
+@usableFromInline
 protocol KernelVector {
     static var laneCount: Int { get }
     static var zero: Self { get }
@@ -46,6 +44,7 @@ protocol KernelVector {
 /// this protocol calls those. Code generic over `SIMD` alone resolves `+` to the stdlib's
 /// per-lane overloads, which LLVM leaves as lane loops: every net ran 4.4–8.6× slower
 /// (docs/tuning.md, "One KernelVector implementation for every width").
+@usableFromInline
 protocol LaneArithmetic {
     static func + (a: Self, b: Self) -> Self
     static func * (a: Self, b: Self) -> Self
@@ -56,19 +55,20 @@ protocol LaneArithmetic {
 }
 
 extension KernelVector where Self: LaneArithmetic {
-    @inline(__always) func madd(_ a: Self, _ b: Self) -> Self {
+    @inline(__always) @usableFromInline func madd(_ a: Self, _ b: Self) -> Self {
         #if BLAZE_FMA
             return addingProduct(a, b)
         #else
             return self + a * b
         #endif
     }
-    @inline(__always) func add(_ b: Self) -> Self { self + b }
-    @inline(__always) func mul(_ b: Self) -> Self { self * b }
+    @inline(__always) @usableFromInline func add(_ b: Self) -> Self { self + b }
+    @inline(__always) @usableFromInline func mul(_ b: Self) -> Self { self * b }
 }
 
 /// The vector operations the `SIMD16/8/4<Float>` implementation uses beyond `LaneArithmetic`,
 /// as requirements for the same reason.
+@usableFromInline
 protocol FloatLanes: SIMD, LaneArithmetic where Scalar == Float, MaskStorage: LaneIndices {
     init(repeating value: Float)
     static func .< (a: Self, b: Self) -> SIMDMask<MaskStorage>
@@ -78,6 +78,7 @@ protocol FloatLanes: SIMD, LaneArithmetic where Scalar == Float, MaskStorage: La
 
 /// The lane masks' storage (`SIMD16/8/4<Int32>`): the integer operations the tail masks use, as
 /// requirements for the same reason as `FloatLanes`.
+@usableFromInline
 protocol LaneIndices: SIMD where Scalar == Int32, MaskStorage == Self {
     init(repeating value: Int32)
     static func .< (a: Self, b: Self) -> SIMDMask<Self>
@@ -86,7 +87,7 @@ protocol LaneIndices: SIMD where Scalar == Int32, MaskStorage == Self {
 
 extension LaneIndices {
     /// 0, 1, 2, … (a constant once specialised).
-    @inline(__always) static var ascending: Self {
+    @inline(__always) @usableFromInline static var ascending: Self {
         var v = Self()
         for i in 0..<Self.scalarCount { v[i] = Int32(i) }
         return v
@@ -94,62 +95,62 @@ extension LaneIndices {
 }
 
 extension KernelVector where Self: FloatLanes {
-    @inline(__always) static var laneCount: Int { Self.scalarCount }
-    @inline(__always) init(splat: Float) { self.init(repeating: splat) }
-    @inline(__always) static func load(_ p: UnsafePointer<Float>) -> Self {
+    @inline(__always) @usableFromInline static var laneCount: Int { Self.scalarCount }
+    @inline(__always) @usableFromInline init(splat: Float) { self.init(repeating: splat) }
+    @inline(__always) @usableFromInline static func load(_ p: UnsafePointer<Float>) -> Self {
         UnsafeRawPointer(p).loadUnaligned(as: Self.self)
     }
-    @inline(__always) static func load(_ p: UnsafePointer<Float>, count: Int) -> Self {
+    @inline(__always) @usableFromInline static func load(_ p: UnsafePointer<Float>, count: Int) -> Self {
         var v = Self()
         for i in 0..<count { v[i] = p[i] }
         return v
     }
-    @inline(__always) func store(_ p: UnsafeMutablePointer<Float>) {
+    @inline(__always) @usableFromInline func store(_ p: UnsafeMutablePointer<Float>) {
         UnsafeMutableRawPointer(p).storeBytes(of: self, as: Self.self)
     }
-    @inline(__always) func store(_ p: UnsafeMutablePointer<Float>, count: Int) {
+    @inline(__always) @usableFromInline func store(_ p: UnsafeMutablePointer<Float>, count: Int) {
         for i in 0..<count { p[i] = self[i] }
     }
-    @inline(__always) func zeroing(fromLane count: Int) -> Self {
+    @inline(__always) @usableFromInline func zeroing(fromLane count: Int) -> Self {
         replacing(with: Self(), where: MaskStorage.ascending .>= MaskStorage(repeating: Int32(truncatingIfNeeded: count)))
     }
-    @inline(__always) func blended(over old: Self, lanes count: Int) -> Self {
+    @inline(__always) @usableFromInline func blended(over old: Self, lanes count: Int) -> Self {
         old.replacing(with: self, where: MaskStorage.ascending .< MaskStorage(repeating: Int32(truncatingIfNeeded: count)))
     }
-    @inline(__always) func clampedBelow(_ lo: Self) -> Self { replacing(with: lo, where: self .< lo) }
-    @inline(__always) func clampedAbove(_ hi: Self) -> Self { replacing(with: hi, where: self .> hi) }
-    @inline(__always) func prelu(_ alpha: Self) -> Self { replacing(with: mul(alpha), where: self .< Self()) }
-    @inline(__always) func leakyRelu(_ alpha: Self) -> Self { mul(alpha).replacing(with: self, where: self .> Self()) }
-    @inline(__always) func maxPool(_ v: Self) -> Self { replacing(with: v, where: v .> self) }
+    @inline(__always) @usableFromInline func clampedBelow(_ lo: Self) -> Self { replacing(with: lo, where: self .< lo) }
+    @inline(__always) @usableFromInline func clampedAbove(_ hi: Self) -> Self { replacing(with: hi, where: self .> hi) }
+    @inline(__always) @usableFromInline func prelu(_ alpha: Self) -> Self { replacing(with: mul(alpha), where: self .< Self()) }
+    @inline(__always) @usableFromInline func leakyRelu(_ alpha: Self) -> Self { mul(alpha).replacing(with: self, where: self .> Self()) }
+    @inline(__always) @usableFromInline func maxPool(_ v: Self) -> Self { replacing(with: v, where: v .> self) }
 }
 
 // `laneSum` adds the halves pairwise, so it needs the concrete half type.
 extension SIMD16: KernelVector, LaneArithmetic, FloatLanes where Scalar == Float {
-    @inline(__always) func laneSum() -> Float { (lowHalf + highHalf).laneSum() }
+    @inline(__always) @usableFromInline func laneSum() -> Float { (lowHalf + highHalf).laneSum() }
 }
 extension SIMD8: KernelVector, LaneArithmetic, FloatLanes where Scalar == Float {
-    @inline(__always) func laneSum() -> Float { (lowHalf + highHalf).laneSum() }
+    @inline(__always) @usableFromInline func laneSum() -> Float { (lowHalf + highHalf).laneSum() }
 }
 extension SIMD4: KernelVector, LaneArithmetic, FloatLanes where Scalar == Float {
-    @inline(__always) func laneSum() -> Float { let h = lowHalf + highHalf; return h[0] + h[1] }
+    @inline(__always) @usableFromInline func laneSum() -> Float { let h = lowHalf + highHalf; return h[0] + h[1] }
 }
 extension SIMD16: LaneIndices where Scalar == Int32 {}
 extension SIMD8: LaneIndices where Scalar == Int32 {}
 extension SIMD4: LaneIndices where Scalar == Int32 {}
 
 extension Float: KernelVector, LaneArithmetic {
-    @inline(__always) static var laneCount: Int { 1 }
-    @inline(__always) init(splat: Float) { self = splat }
-    @inline(__always) static func load(_ p: UnsafePointer<Float>) -> Float { p.pointee }
-    @inline(__always) static func load(_ p: UnsafePointer<Float>, count: Int) -> Float { p.pointee }
-    @inline(__always) func store(_ p: UnsafeMutablePointer<Float>) { p.pointee = self }
-    @inline(__always) func store(_ p: UnsafeMutablePointer<Float>, count: Int) { p.pointee = self }
-    @inline(__always) func zeroing(fromLane count: Int) -> Float { count > 0 ? self : 0 }
-    @inline(__always) func blended(over old: Float, lanes count: Int) -> Float { count > 0 ? self : old }
-    @inline(__always) func clampedBelow(_ lo: Float) -> Float { self < lo ? lo : self }
-    @inline(__always) func clampedAbove(_ hi: Float) -> Float { self > hi ? hi : self }
-    @inline(__always) func prelu(_ alpha: Float) -> Float { self < 0 ? alpha * self : self }
-    @inline(__always) func leakyRelu(_ alpha: Float) -> Float { self > 0 ? self : self * alpha }
-    @inline(__always) func maxPool(_ v: Float) -> Float { v > self ? v : self }
-    @inline(__always) func laneSum() -> Float { self }
+    @inline(__always) @usableFromInline static var laneCount: Int { 1 }
+    @inline(__always) @usableFromInline init(splat: Float) { self = splat }
+    @inline(__always) @usableFromInline static func load(_ p: UnsafePointer<Float>) -> Float { p.pointee }
+    @inline(__always) @usableFromInline static func load(_ p: UnsafePointer<Float>, count: Int) -> Float { p.pointee }
+    @inline(__always) @usableFromInline func store(_ p: UnsafeMutablePointer<Float>) { p.pointee = self }
+    @inline(__always) @usableFromInline func store(_ p: UnsafeMutablePointer<Float>, count: Int) { p.pointee = self }
+    @inline(__always) @usableFromInline func zeroing(fromLane count: Int) -> Float { count > 0 ? self : 0 }
+    @inline(__always) @usableFromInline func blended(over old: Float, lanes count: Int) -> Float { count > 0 ? self : old }
+    @inline(__always) @usableFromInline func clampedBelow(_ lo: Float) -> Float { self < lo ? lo : self }
+    @inline(__always) @usableFromInline func clampedAbove(_ hi: Float) -> Float { self > hi ? hi : self }
+    @inline(__always) @usableFromInline func prelu(_ alpha: Float) -> Float { self < 0 ? alpha * self : self }
+    @inline(__always) @usableFromInline func leakyRelu(_ alpha: Float) -> Float { self > 0 ? self : self * alpha }
+    @inline(__always) @usableFromInline func maxPool(_ v: Float) -> Float { v > self ? v : self }
+    @inline(__always) @usableFromInline func laneSum() -> Float { self }
 }
