@@ -62,7 +62,7 @@ public final class FaceLandmarker: @unchecked Sendable {
         self.options = options
         pipeline = FaceLandmarkerPipeline(options: options)
         let threads = options.numThreads
-        frames = TrackedFrames(runningMode: options.runningMode, tracker: FaceLandmarkerTracker(), statistics: FaceLandmarkerStatistics()) {
+        frames = TrackedFrames(tracker: FaceLandmarkerTracker(), statistics: FaceLandmarkerStatistics()) {
             models.makeSessions(threads: threads)
         }
         core = TaskCore(label: "FaceLandmarker", runningMode: options.runningMode, continuation: continuation)

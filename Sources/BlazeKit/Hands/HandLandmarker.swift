@@ -65,7 +65,7 @@ public final class HandLandmarker: @unchecked Sendable {
         self.options = options
         pipeline = HandPipeline(models: models, options: options)
         let (threads, numHands) = (options.numThreads, options.numHands)
-        frames = TrackedFrames(runningMode: options.runningMode, tracker: HandTracker(), statistics: HandLandmarkerStatistics()) {
+        frames = TrackedFrames(tracker: HandTracker(), statistics: HandLandmarkerStatistics()) {
             HandSessions(models: models, threads: threads, numHands: numHands)
         }
         smoothing = options.smoothLandmarks && options.runningMode != .image ? options.smoothingParameters : nil

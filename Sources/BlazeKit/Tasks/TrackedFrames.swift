@@ -7,18 +7,15 @@ final class TrackedFrames<Sessions, Tracker, Work: FrameWorkCounting>: @unchecke
     // belongs to one call; the pool guards itself.
     private let pool: SessionPool<Sessions>
     private let lock = NSLock()
-    private var tracker: Tracker?
+    private var tracker: Tracker
     private var counters: Work.Statistics
 
     /// - Parameters:
-    ///   - tracker: the state of a task that tracks (`runningMode` video or live stream).
+    ///   - tracker: the tracking state before the first tracked frame (image mode never uses it).
     ///   - statistics: the counters before the first frame.
-    init(
-        runningMode: RunningMode, tracker: @autoclosure () -> Tracker, statistics: Work.Statistics,
-        makeSessions: @escaping @Sendable () -> Sessions
-    ) {
+    init(tracker: Tracker, statistics: Work.Statistics, makeSessions: @escaping @Sendable () -> Sessions) {
         pool = SessionPool(make: makeSessions)
-        self.tracker = runningMode == .image ? nil : tracker()
+        self.tracker = tracker
         counters = statistics
     }
 
@@ -36,7 +33,7 @@ final class TrackedFrames<Sessions, Tracker, Work: FrameWorkCounting>: @unchecke
         var work = Work()
         let result = try pool.withSessions { try body(&state, $0, &work) }
         lock.withLock {
-            if tracked { tracker = state }
+            if tracked, let state { tracker = state }
             work.count(into: &counters)
         }
         return result
