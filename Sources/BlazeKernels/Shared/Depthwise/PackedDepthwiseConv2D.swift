@@ -381,7 +381,7 @@ enum DWTiles<V: KernelVector, let K: Int, let S: Int, let T: Int, let B: Int> {
             if start >= j.interiorLo && start &+ T <= j.interiorHi {
                 interiorTile(j, channel: channel, ox0: start, storeFrom: storeFrom)
             } else {
-                borderTile(j, channel: channel, ox0: start, storeFrom: storeFrom, storeTo: min(T, hi &- start))
+                borderTile(j, channel: channel, ox0: start, storeFrom: storeFrom, storeTo: hi &- start < T ? hi &- start : T)
             }
             ox0 = start &+ T
         }
@@ -405,8 +405,10 @@ enum DWTiles<V: KernelVector, let K: Int, let S: Int, let T: Int, let B: Int> {
         let C = j.C, W = j.W
         let rowStride = W &* C
         let ix0 = ox0 &* S &- j.padLeft
-        let qLo = checked ? max(0, -ix0) : 0
-        let qHi = checked ? min(span, W &- ix0) : span
+        // Comparisons rather than `max`/`min` here and in `row`: their `Int` specialisations were
+        // left in every level module as the same weak stdlib symbols (check_isa_isolation.sh).
+        let qLo = checked && ix0 < 0 ? -ix0 : 0
+        let qHi = checked && W &- ix0 < span ? W &- ix0 : span
         // One accumulator array per channel vector; the B loop is unrolled by hand (LLVM kept a
         // `for b in 0..<B` loop rolled, with the accumulators in memory).
         var acc0 = InlineArray<T, V> { _ in V.zero }, acc1 = acc0, acc2 = acc0, acc3 = acc0
