@@ -163,6 +163,15 @@ struct FBTable: Sendable {
         return (type, try table(typeID + 1))
     }
 
+    /// A vector of tables, each turned into an element by `element(table, index)` (empty if absent).
+    func tables<T>(_ id: Int, _ element: (FBTable, Int) throws -> T) throws -> [T] {
+        guard let v = try vector(id, elementSize: 4) else { return [] }
+        var result: [T] = []
+        result.reserveCapacity(v.count)
+        for i in 0..<v.count { result.append(try element(v.table(at: i), i)) }
+        return result
+    }
+
     /// Convenience: a vector of scalars as `[Int]` (empty if absent).
     func ints<T: FixedWidthInteger>(_ id: Int, as type: T.Type) throws -> [Int] {
         guard let v = try vector(id, elementSize: MemoryLayout<T>.size) else { return [] }

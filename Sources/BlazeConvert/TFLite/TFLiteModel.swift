@@ -98,27 +98,16 @@ struct TFLiteModel: Sendable {
         description = try Self.string(root, F.Model.description, &budget)
 
         // Buffers first, so tensor references can be checked.
-        var buffers: [Range<Int>] = []
-        if let v = try root.vector(F.Model.buffers, elementSize: 4) {
-            buffers.reserveCapacity(v.count)
-            for i in 0..<v.count {
-                buffers.append(try Self.readBuffer(v.table(at: i), index: i, file: fb))
-            }
-        }
+        let buffers = try root.tables(F.Model.buffers) { t, i in try Self.readBuffer(t, index: i, file: fb) }
         self.buffers = buffers
 
-        var codes: [OperatorCode] = []
-        if let v = try root.vector(F.Model.operatorCodes, elementSize: 4) {
-            for i in 0..<v.count {
-                let t = try v.table(at: i)
-                let deprecated = Int32(try t.scalar(F.OperatorCode.deprecatedBuiltinCode, default: Int8(0)))
-                let builtin = try t.scalar(F.OperatorCode.builtinCode, default: Int32(0))
-                codes.append(
-                    OperatorCode(
-                        builtin: BuiltinOperator(rawValue: max(deprecated, builtin)),
-                        customCode: try Self.string(t, F.OperatorCode.customCode, &budget),
-                        version: Int(try t.scalar(F.OperatorCode.version, default: Int32(1)))))
-            }
+        let codes = try root.tables(F.Model.operatorCodes) { t, _ in
+            let deprecated = Int32(try t.scalar(F.OperatorCode.deprecatedBuiltinCode, default: Int8(0)))
+            let builtin = try t.scalar(F.OperatorCode.builtinCode, default: Int32(0))
+            return OperatorCode(
+                builtin: BuiltinOperator(rawValue: max(deprecated, builtin)),
+                customCode: try Self.string(t, F.OperatorCode.customCode, &budget),
+                version: Int(try t.scalar(F.OperatorCode.version, default: Int32(1))))
         }
         operatorCodes = codes
 
@@ -128,28 +117,22 @@ struct TFLiteModel: Sendable {
         subgraphCount = subgraphs.count
         let sg = try subgraphs.table(at: 0)
 
-        var tensors: [Tensor] = []
-        if let v = try sg.vector(F.SubGraph.tensors, elementSize: 4) {
-            tensors.reserveCapacity(v.count)
-            for i in 0..<v.count {
-                let t = try v.table(at: i)
-                let buffer = Int(try t.scalar(F.Tensor.buffer, default: UInt32(0)))
-                guard buffer == 0 || buffers.indices.contains(buffer) else {
-                    throw BlazeError(.corruptModel, "TFLite tensor \(i) refers to missing buffer \(buffer)")
-                }
-                let shape = try Self.ints(t, F.Tensor.shape, Int32.self, &budget)
-                guard shape.count <= 16 else {
-                    throw BlazeError(.corruptModel, "TFLite tensor \(i) has rank \(shape.count)")
-                }
-                tensors.append(
-                    Tensor(
-                        name: try Self.string(t, F.Tensor.name, &budget) ?? "tensor_\(i)",
-                        shape: shape,
-                        type: TFLiteTensorType(rawValue: try t.scalar(F.Tensor.type, default: Int8(0))),
-                        buffer: buffers.indices.contains(buffer) ? buffer : -1,
-                        sparsity: try t.table(F.Tensor.sparsity).map { try Self.readSparsity($0, &budget) },
-                        isVariable: try t.bool(F.Tensor.isVariable, default: false)))
+        let tensors = try sg.tables(F.SubGraph.tensors) { t, i in
+            let buffer = Int(try t.scalar(F.Tensor.buffer, default: UInt32(0)))
+            guard buffer == 0 || buffers.indices.contains(buffer) else {
+                throw BlazeError(.corruptModel, "TFLite tensor \(i) refers to missing buffer \(buffer)")
             }
+            let shape = try Self.ints(t, F.Tensor.shape, Int32.self, &budget)
+            guard shape.count <= 16 else {
+                throw BlazeError(.corruptModel, "TFLite tensor \(i) has rank \(shape.count)")
+            }
+            return Tensor(
+                name: try Self.string(t, F.Tensor.name, &budget) ?? "tensor_\(i)",
+                shape: shape,
+                type: TFLiteTensorType(rawValue: try t.scalar(F.Tensor.type, default: Int8(0))),
+                buffer: buffers.indices.contains(buffer) ? buffer : -1,
+                sparsity: try t.table(F.Tensor.sparsity).map { try Self.readSparsity($0, &budget) },
+                isVariable: try t.bool(F.Tensor.isVariable, default: false))
         }
         self.tensors = tensors
 
@@ -162,39 +145,27 @@ struct TFLiteModel: Sendable {
         inputs = try checkedTensorList(Self.ints(sg, F.SubGraph.inputs, Int32.self, &budget), allowOmitted: false, "subgraph input")
         outputs = try checkedTensorList(Self.ints(sg, F.SubGraph.outputs, Int32.self, &budget), allowOmitted: false, "subgraph output")
 
-        var operators: [Operator] = []
-        if let v = try sg.vector(F.SubGraph.operators, elementSize: 4) {
-            operators.reserveCapacity(v.count)
-            for i in 0..<v.count {
-                let t = try v.table(at: i)
-                let opcode = Int(try t.scalar(F.Operator.opcodeIndex, default: UInt32(0)))
-                guard codes.indices.contains(opcode) else {
-                    throw BlazeError(.corruptModel, "TFLite operator \(i) has opcode index \(opcode) of \(codes.count)")
-                }
-                let options = try t.union(typeID: F.Operator.builtinOptionsType)
-                operators.append(
-                    Operator(
-                        opcodeIndex: opcode,
-                        inputs: try checkedTensorList(Self.ints(t, F.Operator.inputs, Int32.self, &budget), allowOmitted: true, "operator \(i) input"),
-                        outputs: try checkedTensorList(Self.ints(t, F.Operator.outputs, Int32.self, &budget), allowOmitted: false, "operator \(i) output"),
-                        optionsType: options.type, options: options.table,
-                        customOptions: try t.vector(F.Operator.customOptions, elementSize: 1)?.byteRange ?? 0..<0))
+        operators = try sg.tables(F.SubGraph.operators) { t, i in
+            let opcode = Int(try t.scalar(F.Operator.opcodeIndex, default: UInt32(0)))
+            guard codes.indices.contains(opcode) else {
+                throw BlazeError(.corruptModel, "TFLite operator \(i) has opcode index \(opcode) of \(codes.count)")
             }
+            let options = try t.union(typeID: F.Operator.builtinOptionsType)
+            return Operator(
+                opcodeIndex: opcode,
+                inputs: try checkedTensorList(Self.ints(t, F.Operator.inputs, Int32.self, &budget), allowOmitted: true, "operator \(i) input"),
+                outputs: try checkedTensorList(Self.ints(t, F.Operator.outputs, Int32.self, &budget), allowOmitted: false, "operator \(i) output"),
+                optionsType: options.type, options: options.table,
+                customOptions: try t.vector(F.Operator.customOptions, elementSize: 1)?.byteRange ?? 0..<0)
         }
-        self.operators = operators
 
-        var metadata: [Metadata] = []
-        if let v = try root.vector(F.Model.metadata, elementSize: 4) {
-            for i in 0..<v.count {
-                let t = try v.table(at: i)
-                let b = Int(try t.scalar(F.Metadata.buffer, default: UInt32(0)))
-                guard buffers.indices.contains(b) else {
-                    throw BlazeError(.corruptModel, "TFLite metadata \(i) refers to missing buffer \(b)")
-                }
-                metadata.append(Metadata(name: try Self.string(t, F.Metadata.name, &budget) ?? "", buffer: b))
+        metadata = try root.tables(F.Model.metadata) { t, i in
+            let b = Int(try t.scalar(F.Metadata.buffer, default: UInt32(0)))
+            guard buffers.indices.contains(b) else {
+                throw BlazeError(.corruptModel, "TFLite metadata \(i) refers to missing buffer \(b)")
             }
+            return Metadata(name: try Self.string(t, F.Metadata.name, &budget) ?? "", buffer: b)
         }
-        self.metadata = metadata
     }
 
     /// A buffer's data: the `data` vector, or for models that keep buffers after the flatbuffer
