@@ -459,24 +459,8 @@ final class PackedConv2D: ConvKernel, @unchecked Sendable {
         _ input: UnsafePointer<Float>, _ output: UnsafeMutablePointer<Float>,
         _ residual: UnsafePointer<Float>?, pixels: Range<Int>
     ) {
-        let C = geometry.inC, O = geometry.outC
-        let first = O - dotTail
-        let base = UnsafePointer(storage.pointer)
-        let cpad = Self.dotRowLength(C)
-        typealias V = ConvTiles.Vec
-        @inline(__always)
-        func dot<let N: Int, let U: Int>(_: DotTile<V, N, U>.Type) {
-            DotTile<V, N, U>.pixels(
-                pixels, x: input, C: C, w: base + dotOffset, cpad: cpad, out: output + first, ldo: O,
-                residual: residual.map { $0 + first }, ldr: residualChannels, resLanes: max(0, residualChannels - first),
-                bias: base + biasOffset + first, alpha: base + alphaOffset + first, epilogue: epilogue)
-        }
-        switch dotTail {
-        case 1: dot(DotTile<V, 1, 4>.self)
-        case 2: dot(DotTile<V, 2, 4>.self)
-        case 3: dot(DotTile<V, 3, 4>.self)
-        default: dot(DotTile<V, 4, 4>.self)
-        }
+        let weights = UnsafePointer(storage.pointer) + dotOffset
+        runDotChannels(input, output, residual, weights: weights, first: geometry.outC - dotTail, count: dotTail, pixels: pixels)
     }
 
     private func runDot(
@@ -485,20 +469,29 @@ final class PackedConv2D: ConvKernel, @unchecked Sendable {
     ) {
         let g = geometry
         let P = g.batch * g.outH * g.outW
-        let C = g.inC
         let pixels = (work.lowerBound * pixelsPerUnit)..<min(P, work.upperBound * pixelsPerUnit)
-        let w = UnsafePointer(storage.pointer)
+        runDotChannels(input, output, residual, weights: UnsafePointer(storage.pointer), first: 0, count: g.outC, pixels: pixels)
+    }
+
+    /// Output channels `first..<first + count` (`count` 1...6) of pixels `pixels`, each a dot
+    /// product of a pixel's input channels with a zero-padded weight row of `weights`.
+    private func runDotChannels(
+        _ input: UnsafePointer<Float>, _ output: UnsafeMutablePointer<Float>, _ residual: UnsafePointer<Float>?,
+        weights: UnsafePointer<Float>, first: Int, count: Int, pixels: Range<Int>
+    ) {
+        let C = geometry.inC, O = geometry.outC
+        let base = UnsafePointer(storage.pointer)
         let cpad = Self.dotRowLength(C)
-        let bias = w + biasOffset, alpha = w + alphaOffset
         typealias V = ConvTiles.Vec
-        // One specialisation per output-channel count (N outputs, U-fold unrolled reduction).
+        // One specialisation per channel count (N channels, U pixels a tile).
         @inline(__always)
         func dot<let N: Int, let U: Int>(_: DotTile<V, N, U>.Type) {
             DotTile<V, N, U>.pixels(
-                pixels, x: input, C: C, w: w, cpad: cpad, out: output, residual: residual,
-                ldr: residualChannels, bias: bias, alpha: alpha, epilogue: epilogue)
+                pixels, x: input, C: C, w: weights, cpad: cpad, out: output + first, ldo: O,
+                residual: residual.map { $0 + first }, ldr: residualChannels, resLanes: max(0, residualChannels - first),
+                bias: base + biasOffset + first, alpha: base + alphaOffset + first, epilogue: epilogue)
         }
-        switch g.outC {
+        switch count {
         case 1: dot(DotTile<V, 1, 4>.self)
         case 2: dot(DotTile<V, 2, 4>.self)
         case 3: dot(DotTile<V, 3, 4>.self)
