@@ -47,17 +47,21 @@ sanitize-threads: deps
 	@BLAZE_SANITIZER=thread TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
 	  swift test -c release $(TSAN_FLAGS) --scratch-path .build/tsan --filter '$(TSAN_TESTS)'
 
-# libFuzzer harnesses (Fuzz/): `make fuzz-list`; `make fuzz TARGET=fuzz-zip SECONDS=60`.
+# libFuzzer harnesses (Fuzz/): `make fuzz-list`; `make fuzz TARGET=fuzz-zip SECONDS=60 [CONFIG=debug]`.
+# CONFIG=release (the default) runs more inputs a second; CONFIG=debug builds many times faster and
+# keeps `assert`s, so .ci/run's short smoke uses it (docs/testing.md, "What CI's time goes to").
+FUZZ_CONFIG := $(or $(CONFIG),release)
 FUZZ_TARGETS := fuzz-bkm fuzz-tflite fuzz-zip fuzz-image fuzz-y4m fuzz-npy fuzz-video
 fuzz-list:
 	@for t in $(FUZZ_TARGETS); do echo $$t; done
 
 fuzz: deps
-	@case " $(FUZZ_TARGETS) " in *" $(TARGET) "*) ;; *) echo "make fuzz TARGET=<one of: $(FUZZ_TARGETS)> [SECONDS=60]" >&2; exit 1;; esac
-	@cd Fuzz && swift build -c release -Xswiftc -sanitize=fuzzer,address --scratch-path ../.build/fuzz --product $(TARGET) 1>&2
+	@case " $(FUZZ_TARGETS) " in *" $(TARGET) "*) ;; *) echo "make fuzz TARGET=<one of: $(FUZZ_TARGETS)> [SECONDS=60] [CONFIG=release|debug]" >&2; exit 1;; esac
+	@case "$(FUZZ_CONFIG)" in release|debug) ;; *) echo "make fuzz: CONFIG is release or debug, not $(FUZZ_CONFIG)" >&2; exit 1;; esac
+	@cd Fuzz && swift build -c $(FUZZ_CONFIG) -Xswiftc -sanitize=fuzzer,address --scratch-path ../.build/fuzz --product $(TARGET) 1>&2
 	@[ -e Fuzz/Corpus/fuzz-tflite/face_detection_short_range.tflite ] || Fuzz/seed_corpora.sh
 	@mkdir -p .build/fuzz-artifacts
-	@.build/fuzz/release/$(TARGET) -max_total_time=$(or $(SECONDS),60) -rss_limit_mb=4096 -timeout=20 \
+	@.build/fuzz/$(FUZZ_CONFIG)/$(TARGET) -max_total_time=$(or $(SECONDS),60) -rss_limit_mb=4096 -timeout=20 \
 	  -artifact_prefix=.build/fuzz-artifacts/$(TARGET)- Fuzz/Corpus/$(TARGET)
 
 # Layout of every Swift file by the toolchain's swift-format and .swift-format (4 spaces, lines up
