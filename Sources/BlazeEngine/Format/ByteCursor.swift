@@ -113,6 +113,17 @@ struct ByteCursor {
         return n
     }
 
+    /// A `count` (as above) followed by that many records, record `i` read by `read(&self, i)`.
+    mutating func records<T>(
+        _ what: @autoclosure () -> String, max: Int, minBytesEach: Int, _ read: (inout ByteCursor, Int) throws -> T
+    ) throws -> [T] {
+        let n = try count(what(), max: max, minBytesEach: minBytesEach)
+        var values: [T] = []
+        values.reserveCapacity(n)
+        for i in 0..<n { values.append(try read(&self, i)) }
+        return values
+    }
+
     /// `u32` byte length followed by that many bytes of valid UTF-8.
     mutating func string(_ what: @autoclosure () -> String) throws -> String {
         let length = try count("length of \(what())", max: ModelFile.Layout.maxStringBytes, minBytesEach: 1)

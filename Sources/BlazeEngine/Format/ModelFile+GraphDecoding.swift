@@ -19,12 +19,9 @@ extension ModelFile {
     }
 
     static func decodeConstants(_ c: inout ByteCursor, weights: WeightsSection) throws -> [Constant] {
-        // storage + rank + blob offset is the smallest record
-        let count = try c.count("constant count", max: Layout.maxConstants, minBytesEach: 10)
-        var constants: [Constant] = []
-        constants.reserveCapacity(count)
         var firstFree = 0  // blobs are in increasing order: each starts at or after the previous one's end
-        for i in 0..<count {
+        // storage + rank + blob offset is the smallest record
+        return try c.records("constant count", max: Layout.maxConstants, minBytesEach: 10) { c, i in
             let what = "constant \(i)"
             let storage = try c.enumeration(Constant.Storage.self, "\(what) storage")
             let shape = try c.shape(what)
@@ -49,18 +46,14 @@ extension ModelFile {
                 throw c.error("\(what) blob \(offset) + \(length) bytes runs past the \(weights.size)-byte weights section")
             }
             let values = loadFloats(weights.bytes, at: weights.offset + offset, count: elements, storage: storage)
-            constants.append(Constant(shape: shape, values: values, storage: storage))
             firstFree = end
+            return Constant(shape: shape, values: values, storage: storage)
         }
-        return constants
     }
 
     static func decodeTensors(_ c: inout ByteCursor, constantCount: Int) throws -> [TensorDescriptor] {
         // name length + rank + constant index is the smallest record
-        let count = try c.count("tensor count", max: Graph.Limits.maxTensors, minBytesEach: 9)
-        var tensors: [TensorDescriptor] = []
-        tensors.reserveCapacity(count)
-        for i in 0..<count {
+        try c.records("tensor count", max: Graph.Limits.maxTensors, minBytesEach: 9) { c, i in
             let name = try c.string("tensor \(i) name")
             let shape = try c.shape("tensor \(i) '\(name)'")
             let at = c.position
@@ -72,17 +65,13 @@ extension ModelFile {
                 }
                 constant = Int(raw)
             }
-            tensors.append(TensorDescriptor(name: name, shape: shape, constant: constant))
+            return TensorDescriptor(name: name, shape: shape, constant: constant)
         }
-        return tensors
     }
 
     static func decodeNodes(_ c: inout ByteCursor, tensorCount: Int) throws -> [Node] {
         // opcode + parameter length + input count + output count is the smallest record
-        let count = try c.count("op count", max: Graph.Limits.maxNodes, minBytesEach: 13)
-        var nodes: [Node] = []
-        nodes.reserveCapacity(count)
-        for i in 0..<count {
+        try c.records("op count", max: Graph.Limits.maxNodes, minBytesEach: 13) { c, i in
             let opcode = try c.u8("op \(i) opcode")
             let length = try c.count("op \(i) parameter length", max: Layout.maxParameterBytes, minBytesEach: 1)
             var p = try c.subCursor(length, section: "graph section, parameters of op \(i)")
@@ -90,9 +79,8 @@ extension ModelFile {
             try p.expectEnd()
             let inputs = try c.indexList("op \(i) \(op.name) input", max: Layout.maxNodeTensors, below: tensorCount)
             let outputs = try c.indexList("op \(i) \(op.name) output", max: Layout.maxNodeTensors, below: tensorCount)
-            nodes.append(Node(op: op, inputs: inputs, outputs: outputs))
+            return Node(op: op, inputs: inputs, outputs: outputs)
         }
-        return nodes
     }
 
     static func decodeMetadata(_ c: inout ByteCursor) throws -> [String: String] {
@@ -165,10 +153,6 @@ extension ByteCursor {
 
     /// u32 count (≤ `max`) then that many u32 indices, each `< bound`.
     mutating func indexList(_ what: String, max: Int, below bound: Int) throws -> [Int] {
-        let n = try count("\(what) count", max: max, minBytesEach: 4)
-        var list: [Int] = []
-        list.reserveCapacity(n)
-        for i in 0..<n { list.append(try index("\(what) \(i)", below: bound)) }
-        return list
+        try records("\(what) count", max: max, minBytesEach: 4) { c, i in try c.index("\(what) \(i)", below: bound) }
     }
 }

@@ -217,16 +217,14 @@ extension Op {
         case 7:
             return .prelu
         case 8:
-            let rank = try c.count("PAD rank", max: maxRank, minBytesEach: 8)
-            var paddings: [[Int]] = []
-            for d in 0..<rank {
-                paddings.append([try c.i32("PAD before[\(d)]", in: 0...(1 << 20)), try c.i32("PAD after[\(d)]", in: 0...(1 << 20))])
+            let paddings = try c.records("PAD rank", max: maxRank, minBytesEach: 8) { c, d in
+                [try c.i32("PAD before[\(d)]", in: 0...(1 << 20)), try c.i32("PAD after[\(d)]", in: 0...(1 << 20))]
             }
             return .pad(PadParams(paddings: paddings, value: Float(bitPattern: try c.u32("PAD value"))))
         case 9:
-            let rank = try c.count("RESHAPE rank", max: maxRank, minBytesEach: 4)
-            var shape: [Int] = []
-            for d in 0..<rank { shape.append(try c.i32("RESHAPE shape[\(d)]", in: 0...ModelFile.Layout.maxDimension)) }
+            let shape = try c.records("RESHAPE rank", max: maxRank, minBytesEach: 4) { c, d in
+                try c.i32("RESHAPE shape[\(d)]", in: 0...ModelFile.Layout.maxDimension)
+            }
             return .reshape(ReshapeParams(shape: shape))
         case 10:
             let axis = try c.i32("CONCATENATION axis", in: axisRange)
@@ -240,9 +238,9 @@ extension Op {
         case 13:
             let kind = try c.enumeration(ReduceKind.self, "reduce op kind")
             let keepDims = try c.bool("\(kind.name) keepDims")
-            let n = try c.count("\(kind.name) axis count", max: 64, minBytesEach: 4)
-            var axes: [Int] = []
-            for i in 0..<n { axes.append(try c.i32("\(kind.name) axes[\(i)]", in: axisRange)) }
+            let axes = try c.records("\(kind.name) axis count", max: 64, minBytesEach: 4) { c, i in
+                try c.i32("\(kind.name) axes[\(i)]", in: axisRange)
+            }
             return .reduce(ReduceParams(kind, axes: axes, keepDims: keepDims))
         case 14:
             let rank = try c.count("STRIDED_SLICE rank", max: maxRank, minBytesEach: 12)
