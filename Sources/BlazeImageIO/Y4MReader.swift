@@ -177,7 +177,7 @@ public final class Y4MReader: FrameSource {
         }
         spare = image
         frameIndex += 1
-        return VideoFrame(image: image, index: index, timestampMilliseconds: timestamp(ofFrame: index))
+        return VideoFrame(image: image, index: index, timestampInMilliseconds: timestamp(ofFrame: index))
     }
 
     /// `index · 1000 · den / num` milliseconds, rounded down.

@@ -9,20 +9,12 @@ import Testing
 /// fixtures (Tools/parity/make_parity_fixtures.py).
 @Suite("blaze-model command line")
 struct BlazeModelCLITests {
-    let tool: URL
-    let work: URL
+    let cli: CommandLineTool
+    var work: URL { cli.work }
 
-    init() throws {
-        tool = try #require(ProcessRunner.executable("blaze-model"), "blaze-model not built next to the tests")
-        work = FileManager.default.temporaryDirectory.appendingPathComponent("blaze-model-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
-    }
+    init() throws { cli = try CommandLineTool("blaze-model") }
 
-    func blaze(_ args: [String]) throws -> ProcessResult {
-        let r = try ProcessRunner.run(tool, args, currentDirectory: work)
-        #expect(!r.crashed, "blaze-model \(args) crashed: \(r.stderr)")
-        return r
-    }
+    func blaze(_ args: [String]) throws -> ProcessResult { try cli.run(args) }
 
     func files(in dir: URL) -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []).sorted()
@@ -31,7 +23,6 @@ struct BlazeModelCLITests {
     /// `blaze-model ops` lists the converter's table; `--markdown` is docs/ops.md byte for byte,
     /// so the committed docs cannot drift from the code (regenerate: `blaze-model ops --markdown`).
     @Test func opsTableAndItsCommittedMarkdown() throws {
-        defer { try? FileManager.default.removeItem(at: work) }
         let table = try blaze(["ops"])
         #expect(table.status == 0, "\(table.stderr)")
         #expect(table.stdout.contains("CONV_2D") && table.stdout.contains("DEPTHWISE_CONV_2D") && table.stdout.contains("DEQUANTIZE"))
@@ -44,7 +35,6 @@ struct BlazeModelCLITests {
     }
 
     @Test func convertInspectRunMatchesLiteRT() throws {
-        defer { try? FileManager.default.removeItem(at: work) }
         let source = RepoPaths.modelSources.appendingPathComponent("face_detection_short_range.tflite").path
         let bkm = work.appendingPathComponent("face.bkm").path
         let convert = try blaze(["convert", source, "-o", bkm])
@@ -74,7 +64,6 @@ struct BlazeModelCLITests {
     }
 
     @Test func namedInputAndSanitizedOutputNames() throws {
-        defer { try? FileManager.default.removeItem(at: work) }
         let bkm = RepoPaths.bundledModels.appendingPathComponent("face_blendshapes.bkm").path
         let input = try ParityFixtures().directory.appendingPathComponent("face_blendshapes/random/input.npy").path
         let run = try blaze(["run", bkm, "--input", "serving_default_input_points:0=\(input)"])
@@ -85,7 +74,6 @@ struct BlazeModelCLITests {
     }
 
     @Test func wrongInputShapeIsOneLineErrorAndNoOutput() throws {
-        defer { try? FileManager.default.removeItem(at: work) }
         let bkm = RepoPaths.bundledModels.appendingPathComponent("face_detection_short_range.bkm").path
         let bad = work.appendingPathComponent("bad.npy")
         try Data(NPYArray(shape: [1, 64, 64, 3], values: [Float](repeating: 0, count: 64 * 64 * 3)).encoded()).write(to: bad)
@@ -98,7 +86,6 @@ struct BlazeModelCLITests {
     }
 
     @Test func badDtypeAndCorruptFilesAreErrors() throws {
-        defer { try? FileManager.default.removeItem(at: work) }
         let bkm = RepoPaths.bundledModels.appendingPathComponent("face_detection_short_range.bkm").path
         var f8 = NPYArray(shape: [1], values: [0]).encoded()
         let descr = try #require(f8.firstRange(of: Array("<f4".utf8)))
@@ -124,7 +111,6 @@ struct BlazeModelCLITests {
     }
 
     @Test func convertTaskBundleWritesOneModelPerEntry() throws {
-        defer { try? FileManager.default.removeItem(at: work) }
         let task = RepoPaths.modelSources.appendingPathComponent("face_landmarker.task").path
         let dir = work.appendingPathComponent("task")
         let r = try blaze(["convert", task, "--output-dir", dir.path])

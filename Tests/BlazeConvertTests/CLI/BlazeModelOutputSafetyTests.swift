@@ -9,23 +9,16 @@ import Testing
 /// behaviour is the rule each test names, checked on the file system after the run.
 @Suite("blaze-model output safety")
 struct BlazeModelOutputSafetyTests {
-    let tool: URL
-    let work: URL
+    let cli: CommandLineTool
+    var tool: URL { cli.executable }
+    var work: URL { cli.work }
 
-    init() throws {
-        tool = try #require(ProcessRunner.executable("blaze-model"), "blaze-model not built next to the tests")
-        work = FileManager.default.temporaryDirectory.appendingPathComponent("blaze-model-safety-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
-    }
+    init() throws { cli = try CommandLineTool("blaze-model") }
 
-    func blaze(_ args: [String]) throws -> ProcessResult {
-        let r = try ProcessRunner.run(tool, args, currentDirectory: work)
-        #expect(!r.crashed, "blaze-model \(args) crashed: \(r.stderr)")
-        return r
-    }
+    func blaze(_ args: [String]) throws -> ProcessResult { try cli.run(args) }
 
     var smallModel: URL { RepoPaths.modelSources.appendingPathComponent("face_detection_short_range.tflite") }
-    func path(_ name: String) -> String { work.appendingPathComponent(name).path }
+    func path(_ name: String) -> String { cli.path(name) }
     func contents(_ name: String) -> String? { try? String(contentsOfFile: path(name), encoding: .utf8) }
 
     func writeTask(_ name: String, _ zip: StoredZipBuilder) throws -> String {
@@ -34,7 +27,6 @@ struct BlazeModelOutputSafetyTests {
     }
 
     @Test func failedStandardOutputIsAnErrorNotATrap() throws {
-        defer { try? FileManager.default.removeItem(at: work) }
         let model = RepoPaths.bundledModels.appendingPathComponent("face_blendshapes.bkm").path
         for redirection in [">/dev/full", ">&-"] {
             for args in [["inspect", model], ["inspect", model, "--json"]] {
@@ -49,7 +41,6 @@ struct BlazeModelOutputSafetyTests {
     }
 
     @Test func specialFilesAndLinksAreNeverReplaced() throws {
-        defer { try? FileManager.default.removeItem(at: work) }
         #expect(mkfifo(path("fifo.bkm"), 0o644) == 0)
         try "keep".write(toFile: path("target.bkm"), atomically: false, encoding: .utf8)
         try FileManager.default.createSymbolicLink(atPath: path("link.bkm"), withDestinationPath: path("target.bkm"))
@@ -69,7 +60,6 @@ struct BlazeModelOutputSafetyTests {
     }
 
     @Test func taskEntriesSharingALocalHeaderAreConvertedOnce() throws {
-        defer { try? FileManager.default.removeItem(at: work) }
         // 200 central-directory records pointing at one 230 KB entry: before the fix each was
         // inflated and converted again, and every graph kept until the end.
         var zip = StoredZipBuilder()
@@ -81,7 +71,6 @@ struct BlazeModelOutputSafetyTests {
     }
 
     @Test func taskNameCollisionsAndFailedWritesKeepEveryExistingFile() throws {
-        defer { try? FileManager.default.removeItem(at: work) }
         let model = [UInt8](try Data(contentsOf: smallModel))
         try FileManager.default.createDirectory(atPath: path("out"), withIntermediateDirectories: false)
         try "old a".write(toFile: path("out/a.bkm"), atomically: false, encoding: .utf8)
@@ -111,7 +100,6 @@ struct BlazeModelOutputSafetyTests {
     }
 
     @Test func runOutputCollisionsAndDirectoriesAreErrors() throws {
-        defer { try? FileManager.default.removeItem(at: work) }
         // Two outputs, "out/a" and "out:a", both sanitize to out_a.npy.
         let graph = Graph(
             tensors: [

@@ -8,20 +8,13 @@ import Testing
 /// path every other CLI test checks against MediaPipe's outputs): results must not depend on it.
 @Suite("blaze batches")
 struct BlazeCLIBatchTests {
-    let tool: URL
-    let scratch: ScratchFolder
-    var work: URL { scratch.url }
+    let cli: CommandLineTool
+    var tool: URL { cli.executable }
+    var work: URL { cli.work }
 
-    init() throws {
-        tool = try #require(ProcessRunner.executable("blaze"), "blaze not built next to the tests")
-        scratch = try ScratchFolder()
-    }
+    init() throws { cli = try CommandLineTool("blaze") }
 
-    func blaze(_ args: [String], stdin: Data? = nil) throws -> ProcessResult {
-        let r = try ProcessRunner.run(tool, args, currentDirectory: work, stdin: stdin)
-        #expect(!r.crashed, "blaze \(args) crashed: \(r.stderr)")
-        return r
-    }
+    func blaze(_ args: [String], stdin: Data? = nil) throws -> ProcessResult { try cli.run(args, stdin: stdin) }
 
     func image(_ name: String) -> String { RepoPaths.testImages.appendingPathComponent(name).path }
 
@@ -33,7 +26,6 @@ struct BlazeCLIBatchTests {
 
     @Test(arguments: [["faces", "--all"], ["hands", "--num-hands", "2"]])
     func everyJobCountGivesTheSameLinesInTheSameOrder(command: [String]) throws {
-        defer { scratch.remove() }
         let folder = RepoPaths.testImages.path
         let one = try blaze(command + ["--json", "--jobs", "1", folder])
         #expect(one.status == 0, "\(one.stderr)")
@@ -49,7 +41,6 @@ struct BlazeCLIBatchTests {
     }
 
     @Test func filesFromStreamsAfterThePositionalInputs() throws {
-        defer { scratch.remove() }
         let list = "\(image("grace_hopper.jpg"))\n\n\(image("missing.jpg"))\r\n   \n\(image("three_people.jpg"))"
         let r = try blaze(["faces", "--json", "--jobs", "2", image("sergey_portrait.png"), "--files-from", "-"], stdin: Data(list.utf8))
         #expect(r.status == 1, "a missing listed file makes the exit status 1")
@@ -67,7 +58,6 @@ struct BlazeCLIBatchTests {
     }
 
     @Test func badListsAndJobCountsAreOneLineErrors() throws {
-        defer { scratch.remove() }
         for (args, needle) in [
             (["--files-from", work.path], "is a folder"),
             (["--files-from", work.appendingPathComponent("nope.txt").path], "cannot open"),
@@ -82,7 +72,6 @@ struct BlazeCLIBatchTests {
     }
 
     @Test func streamedAnnotationNameCollisionsSkipTheLaterInput() throws {
-        defer { scratch.remove() }
         let out = work.appendingPathComponent("annotated")
         try FileManager.default.createDirectory(at: work.appendingPathComponent("b"), withIntermediateDirectories: true)
         let copy = work.appendingPathComponent("b/grace_hopper.jpg").path
@@ -97,7 +86,6 @@ struct BlazeCLIBatchTests {
     }
 
     @Test func progressGoesToStderrOnly() throws {
-        defer { scratch.remove() }
         let inputs = [image("grace_hopper.jpg"), image("three_people.jpg"), image("sergey_portrait.png")]
         // Into a pipe only when asked for; every stdout line stays JSON.
         let asked = try blaze(["faces", "--json", "--progress"] + inputs)

@@ -8,23 +8,16 @@ import Testing
 /// come from the MediaPipe reference JSON there (one face on grace_hopper.jpg).
 @Suite("blaze reliability")
 struct BlazeCLIReliabilityTests {
-    let tool: URL
-    let work: URL
+    let cli: CommandLineTool
+    var tool: URL { cli.executable }
+    var work: URL { cli.work }
 
-    init() throws {
-        tool = try #require(ProcessRunner.executable("blaze"), "blaze not built next to the tests")
-        work = FileManager.default.temporaryDirectory.appendingPathComponent("blaze-reliability-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
-    }
+    init() throws { cli = try CommandLineTool("blaze") }
 
-    func blaze(_ args: [String]) throws -> ProcessResult {
-        let r = try ProcessRunner.run(tool, args, currentDirectory: work)
-        #expect(!r.crashed, "blaze \(args) crashed: \(r.stderr)")
-        return r
-    }
+    func blaze(_ args: [String]) throws -> ProcessResult { try cli.run(args) }
 
     var photo: String { RepoPaths.testImages.appendingPathComponent("grace_hopper.jpg").path }
-    func path(_ name: String) -> String { work.appendingPathComponent(name).path }
+    func path(_ name: String) -> String { cli.path(name) }
     func copyPhoto(to name: String) throws {
         try FileManager.default.createDirectory(atPath: (path(name) as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: photo, toPath: path(name))
@@ -36,7 +29,6 @@ struct BlazeCLIReliabilityTests {
     }
 
     @Test func unwritableOutputStreamsAreErrorsNotTraps() throws {
-        defer { try? FileManager.default.removeItem(at: work) }
         for redirection in [">/dev/full", ">&-"] {
             for command in ["faces", "hands"] {
                 let r = try ProcessRunner.run(tool, [command, "--json", photo, photo], redirections: redirection)
@@ -97,7 +89,6 @@ struct BlazeCLIReliabilityTests {
     }
 
     @Test func annotationNameCollisionsAreErrorsAndFailuresReportedOnce() throws {
-        defer { try? FileManager.default.removeItem(at: work) }
         try copyPhoto(to: "a/same.jpg")
         try copyPhoto(to: "b/same.jpg")
         let r = try blaze(["faces", "--json", "--annotate", path("ann"), path("a/same.jpg"), path("b/same.jpg")])
@@ -112,7 +103,6 @@ struct BlazeCLIReliabilityTests {
     }
 
     @Test func controlCharactersNeverReachTheTerminalRaw() throws {
-        defer { try? FileManager.default.removeItem(at: work) }
         let escape = "\u{1B}[31mred\u{1B}]0;title\u{07}\u{9B}x.jpg"
         try copyPhoto(to: escape)
         let text = try blaze(["faces", escape, "missing\u{1B}[2J.jpg"])
@@ -126,7 +116,6 @@ struct BlazeCLIReliabilityTests {
     }
 
     @Test func argumentsAndBoundsAreChecked() throws {
-        defer { try? FileManager.default.removeItem(at: work) }
         let huge = try blaze(["hands", "--num-hands", "9223372036854775807", photo])
         #expect(huge.status == 1 && huge.stderr.contains("1…64"), "\(huge.stderr)")
         let swallowed = try blaze(["faces", "--annotate", "--json", photo])
@@ -138,7 +127,6 @@ struct BlazeCLIReliabilityTests {
     }
 
     @Test func messagesSayWhatWasFound() throws {
-        defer { try? FileManager.default.removeItem(at: work) }
         let jpeg = [UInt8](try Data(contentsOf: URL(fileURLWithPath: photo)))
         try Data(jpeg.prefix(200)).write(to: URL(fileURLWithPath: path("cut.jpg")))
         let cut = try blaze(["faces", "cut.jpg"])

@@ -1,3 +1,4 @@
+import BlazeTestSupport
 import Dispatch
 import Foundation
 import Testing
@@ -44,21 +45,16 @@ struct FaceLandmarkerLiveStreamTests {
             $0.faceLandmarkerLiveStreamDelegate = recorder
         }
         let image = try FaceTestData.image("three_people.jpg")
-        let started = DispatchSemaphore(value: 0), gate = DispatchSemaphore(value: 0)
-        landmarker.beforeLiveStreamFrame = { t in
-            if t == 10 {
-                started.signal()
-                gate.wait()
-            }
-        }
+        let gate = WorkerGate(holdingAt: 10)
+        landmarker.beforeLiveStreamFrame = gate.hook
         #expect(try landmarker.detectAsync(image: image, timestampInMilliseconds: 10))
-        started.wait()
+        gate.waitUntilHeld()
         #expect(try landmarker.detectAsync(image: image, timestampInMilliseconds: 20) == false)
         #expect(try landmarker.detectAsync(image: image, timestampInMilliseconds: 30) == false)
         #expect(throws: FaceLandmarkerError.nonIncreasingTimestamp(previous: 30, received: 30)) {
             try landmarker.detectAsync(image: image, timestampInMilliseconds: 30)
         }
-        gate.signal()
+        gate.release()
         #expect(recorder.wait(for: 1))
         // Accepted one at a time, each after the previous result arrived: never dropped.
         for t in [40, 50, 60] {
@@ -81,13 +77,13 @@ struct FaceLandmarkerLiveStreamTests {
         options.numFaces = 3
         let (landmarker, results) = try FaceLandmarker.liveStream(options: options)
         let image = try FaceTestData.image("three_people.jpg")
-        let gate = DispatchSemaphore(value: 0)
-        landmarker.beforeLiveStreamFrame = { _ in gate.signal() }
+        let reached = DispatchSemaphore(value: 0)
+        landmarker.beforeLiveStreamFrame = { _ in reached.signal() }
         var accepted: [Int] = []
         for t in [5, 15, 25] {
             if try landmarker.detectAsync(image: image, timestampInMilliseconds: t) {
                 accepted.append(t)
-                gate.wait()  // the frame has reached the worker (a dropped frame never does)
+                reached.wait()  // the frame has reached the worker (a dropped frame never does)
             }
         }
         landmarker.close()

@@ -1,3 +1,4 @@
+import BlazeTestSupport
 import Dispatch
 import Foundation
 import Testing
@@ -61,21 +62,16 @@ struct HandLiveStreamTests {
         let recorder = HandResultRecorder()
         let landmarker = try Self.liveLandmarker(recorder)
         let image = try HandTestData.photo("hagrid_none_00c84257.jpg")
-        let started = DispatchSemaphore(value: 0), gate = DispatchSemaphore(value: 0)
-        landmarker.beforeLiveStreamFrame = { t in
-            if t == 10 {
-                started.signal()
-                gate.wait()
-            }
-        }
+        let gate = WorkerGate(holdingAt: 10)
+        landmarker.beforeLiveStreamFrame = gate.hook
         #expect(try landmarker.detectAsync(image: image, timestampInMilliseconds: 10))
-        started.wait()
+        gate.waitUntilHeld()
         #expect(try landmarker.detectAsync(image: image, timestampInMilliseconds: 20) == false)
         #expect(try landmarker.detectAsync(image: image, timestampInMilliseconds: 30) == false)
         #expect(throws: HandLandmarkerError.nonIncreasingTimestamp(previous: 30, received: 30)) {
             try landmarker.detectAsync(image: image, timestampInMilliseconds: 30)
         }
-        gate.signal()
+        gate.release()
         #expect(recorder.wait(for: 1))
         #expect(try landmarker.detectAsync(image: image, timestampInMilliseconds: 40))
         #expect(recorder.wait(for: 1))
@@ -96,11 +92,8 @@ struct HandLiveStreamTests {
         // accepted frame until the next frame has been offered (and dropped).
         let recorder = HandResultRecorder()
         let landmarker = try Self.liveLandmarker(recorder)
-        let started = DispatchSemaphore(value: 0), gate = DispatchSemaphore(value: 0)
-        landmarker.beforeLiveStreamFrame = { _ in
-            started.signal()
-            gate.wait()
-        }
+        let gate = WorkerGate()
+        landmarker.beforeLiveStreamFrame = gate.hook
         let frames = try HandVideoTests.frames()
         var timestamps: [Int] = []
         for round in 0..<3 { timestamps += frames.map { round * 1000 + $0.timestampInMilliseconds } }
@@ -110,12 +103,12 @@ struct HandLiveStreamTests {
             let frame = frames[i % frames.count]
             #expect(try landmarker.detectAsync(image: frame.image, timestampInMilliseconds: timestamps[i]))
             accepted.append(timestamps[i])
-            started.wait()
+            gate.waitUntilHeld()
             if i + 1 < timestamps.count {
                 let next = frames[(i + 1) % frames.count]
                 #expect(try landmarker.detectAsync(image: next.image, timestampInMilliseconds: timestamps[i + 1]) == false)
             }
-            gate.signal()
+            gate.release()
             #expect(recorder.wait(for: 1))
             i += 2
         }

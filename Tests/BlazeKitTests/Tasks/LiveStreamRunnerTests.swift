@@ -1,4 +1,5 @@
 import BlazeEngineCore
+import BlazeTestSupport
 import Dispatch
 import Testing
 
@@ -24,21 +25,16 @@ import Testing
     @Test func framesOfferedWhileBusyAreDroppedAndCounted() throws {
         let runner = LiveStreamRunner<Int>(label: "test", continuation: nil)
         let delivered = Delivered()
-        let started = DispatchSemaphore(value: 0), gate = DispatchSemaphore(value: 0)
-        runner.beforeFrame = { t in
-            if t == 1 {
-                started.signal()
-                gate.wait()
-            }
-        }
+        let gate = WorkerGate(holdingAt: 1)
+        runner.beforeFrame = gate.hook
         func offer(_ t: Int) throws -> Bool {
             try runner.submit(method: "m", timestamp: t, accept: {}, process: { t * 10 }, deliver: { delivered.append($0) })
         }
         #expect(try offer(1))
-        started.wait()
+        gate.waitUntilHeld()
         #expect(try offer(2) == false)
         #expect(try offer(3) == false)
-        gate.signal()
+        gate.release()
         #expect(delivered.wait(for: 1))
         #expect(try offer(4))
         #expect(delivered.wait(for: 1))
@@ -89,20 +85,17 @@ import Testing
         let (stream, continuation) = AsyncStream<Int>.makeStream()
         let runner = LiveStreamRunner<Int>(label: "test", continuation: continuation)
         let delivered = Delivered()
-        let started = DispatchSemaphore(value: 0), gate = DispatchSemaphore(value: 0)
-        runner.beforeFrame = { _ in
-            started.signal()
-            gate.wait()
-        }
+        let gate = WorkerGate()
+        runner.beforeFrame = gate.hook
         #expect(try runner.submit(method: "m", timestamp: 1, accept: {}, process: { 7 }, deliver: { delivered.append($0) }))
-        started.wait()
+        gate.waitUntilHeld()
         runner.close()
         #expect(runner.isClosed)
         #expect(throws: TasksError.closed(method: "detectAsync")) {
             try runner.submit(method: "detectAsync", timestamp: 2, accept: {}, process: { 8 }, deliver: { delivered.append($0) })
         }
         #expect(throws: TasksError.closed(method: "detect(image:)")) { try runner.checkOpen(method: "detect(image:)") }
-        gate.signal()
+        gate.release()
         var streamed: [Int] = []
         for await value in stream { streamed.append(value) }
         #expect(streamed == [7])

@@ -124,17 +124,12 @@ struct TasksFaceDetectorTests {
     @Test func liveStreamDropsWhileBusyAndDeliversInOrder() async throws {
         let (detector, results) = try TasksFaceDetector.liveStream(options: TasksFaceDetectorOptions())
         let image = try FaceTestData.image("three_people.jpg")
-        let started = DispatchSemaphore(value: 0), gate = DispatchSemaphore(value: 0)
-        detector.beforeLiveStreamFrame = { t in
-            if t == 1 {
-                started.signal()
-                gate.wait()
-            }
-        }
+        let gate = WorkerGate(holdingAt: 1)
+        detector.beforeLiveStreamFrame = gate.hook
         #expect(try detector.detectAsync(image: image, timestampInMilliseconds: 1))
-        started.wait()
+        gate.waitUntilHeld()
         #expect(try detector.detectAsync(image: image, timestampInMilliseconds: 2) == false)
-        gate.signal()
+        gate.release()
         var delivered: [Int] = []
         for await outcome in results {
             let result = try outcome.get()
