@@ -67,7 +67,7 @@ extension ReferenceKernels {
         _ a: TensorView, _ b: TensorView, _ outShape: [Int], _ output: MutableTensorView,
         _ f: (Float, Float) -> Float
     ) {
-        let loop = StridedLoop(
+        let loop = IndexSpace(
             counts: outShape,
             ShapeMath.broadcastStrides(a.shape, to: outShape),
             ShapeMath.broadcastStrides(b.shape, to: outShape),

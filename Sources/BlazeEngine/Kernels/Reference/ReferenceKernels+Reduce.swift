@@ -30,7 +30,7 @@ extension ReferenceKernels {
 
         let x = input.data, y = output.data
         y.update(repeating: p.kind.identity, count: outCount)
-        let loop = StridedLoop(counts: input.shape, ShapeMath.strides(input.shape), outStrides)
+        let loop = IndexSpace(counts: input.shape, ShapeMath.strides(input.shape), outStrides)
         let n = loop.innerCount, si = loop.inner0, so = loop.inner1
         if p.kind == .max {
             loop.forEachRow { oi, oo, _ in

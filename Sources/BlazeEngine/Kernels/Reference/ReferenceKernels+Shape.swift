@@ -10,7 +10,7 @@ extension ReferenceKernels {
         let outStrides = ShapeMath.strides(outShape)
         var base = 0
         for d in 0..<outShape.count { base &+= p.paddings[d][0] &* outStrides[d] }
-        let loop = StridedLoop(counts: input.shape, ShapeMath.strides(input.shape), outStrides)
+        let loop = IndexSpace(counts: input.shape, ShapeMath.strides(input.shape), outStrides)
         let n = loop.innerCount, si = loop.inner0, so = loop.inner1
         loop.forEachRow(base1: base) { oi, oo, _ in
             var i = oi, o = oo
@@ -84,7 +84,7 @@ extension ReferenceKernels {
             base &+= r.start[d] &* inStrides[d]
             step[d] = r.stride[d] &* inStrides[d]
         }
-        let loop = StridedLoop(counts: r.count, step, ShapeMath.strides(r.count))
+        let loop = IndexSpace(counts: r.count, step, ShapeMath.strides(r.count))
         let n = loop.innerCount, si = loop.inner0, so = loop.inner1
         let x = input.data, y = output.data
         loop.forEachRow(base0: base) { oi, oo, _ in
@@ -98,7 +98,7 @@ extension ReferenceKernels {
         let outShape = planned(try p.outputShape(input.shape))
         precondition(output.count == elementCount(outShape), "TRANSPOSE output view does not match")
         let inStrides = ShapeMath.strides(input.shape)
-        let loop = StridedLoop(counts: outShape, p.perm.map { inStrides[$0] }, ShapeMath.strides(outShape))
+        let loop = IndexSpace(counts: outShape, p.perm.map { inStrides[$0] }, ShapeMath.strides(outShape))
         let n = loop.innerCount, si = loop.inner0, so = loop.inner1
         let x = input.data, y = output.data
         loop.forEachRow { oi, oo, _ in

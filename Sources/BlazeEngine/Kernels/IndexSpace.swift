@@ -1,15 +1,20 @@
-/// A row-major N-dimensional index space with the strides of up to three operands, prepared once
-/// at plan time and walked without allocating. Dims of size 1 are dropped and dims contiguous for
-/// every operand are merged (the same coalescing as `ReferenceKernels.StridedLoop`, so the visiting
-/// order is the same row-major order). Strides may be 0 (broadcast) or negative (reversed slices).
+/// A row-major N-dimensional index space with the strides of up to three operands: the one loop
+/// of the kernels that broadcast, slice, transpose or reduce, reference and planned alike (a
+/// planned step prepares it once, at plan time). Dims of size 1 are dropped and dims contiguous
+/// for every operand are merged, so the innermost run is as long as possible; the visiting order
+/// stays row-major. Strides may be 0 (broadcast) or negative (reversed slices).
 ///
-/// `forEachSegment(_:)` visits any sub-range of the linear index space as runs along the innermost
-/// dim, so work can be split across threads at arbitrary element boundaries.
+/// The caller loops over the innermost dim itself (`innerCount`, `inner0`…`inner2`), which keeps
+/// that loop free of closure calls: `forEachRow(_:)` visits every innermost row, and
+/// `forEachSegment(_:)` any sub-range of the linear index space without allocating, so work can
+/// be split across threads at arbitrary element boundaries.
 struct IndexSpace {
     private(set) var counts: [Int]
     private(set) var s0: [Int], s1: [Int], s2: [Int]
     /// Number of elements in the index space.
     let count: Int
+    /// True when the index space has no elements (some dim is 0).
+    var isEmpty: Bool { count == 0 }
 
     init(counts: [Int], _ a: [Int], _ b: [Int] = [], _ c: [Int] = []) {
         let rank = counts.count
@@ -37,6 +42,31 @@ struct IndexSpace {
     var inner0: Int { s0[s0.count - 1] }
     var inner1: Int { s1[s1.count - 1] }
     var inner2: Int { s2[s2.count - 1] }
+
+    /// Calls `row(o0, o1, o2)` with the operand offsets at the start of every innermost row,
+    /// starting from the given base offsets.
+    @inline(__always)
+    func forEachRow(base0: Int = 0, base1: Int = 0, base2: Int = 0, _ row: (Int, Int, Int) -> Void) {
+        if isEmpty { return }
+        let outer = counts.count - 1
+        if outer == 0 { row(base0, base1, base2); return }
+        var index = [Int](repeating: 0, count: outer)
+        var o0 = base0, o1 = base1, o2 = base2
+        while true {
+            row(o0, o1, o2)
+            var d = outer - 1
+            while d >= 0 {
+                index[d] &+= 1
+                o0 &+= s0[d]; o1 &+= s1[d]; o2 &+= s2[d]
+                if index[d] < counts[d] { break }
+                let k = counts[d]
+                o0 &-= s0[d] &* k; o1 &-= s1[d] &* k; o2 &-= s2[d] &* k
+                index[d] = 0
+                d &-= 1
+            }
+            if d < 0 { return }
+        }
+    }
 
     /// Calls `body(o0, o1, o2, length)` for each run of the linear range `elements` along the
     /// innermost dim, in row-major order; `o…` are the operands' offsets at the run's start.
