@@ -4,10 +4,19 @@ import CFFmpeg
 import Foundation
 
 /// Copies decoded `AVFrame`s into owned `VisionImage`s in the decoder's own layout when BlazeKit
-/// has it; other layouts go through swscale to I420 (never to RGB).
-struct FrameConverter {
+/// has it; other layouts go through swscale to I420 (never to RGB). Noncopyable: it owns the
+/// swscale context and the I420 frame it keeps between frames, and frees both when it goes.
+struct FrameConverter: ~Copyable {
     private var scaler: OpaquePointer?
     private var scaled: UnsafeMutablePointer<AVFrame>?
+
+    init() {}
+
+    deinit {
+        blaze_sws_freeContext(scaler)
+        var frame = scaled
+        av_frame_free(&frame)
+    }
 
     /// BlazeKit's format for an FFmpeg pixel format it can take as is.
     static func pixelFormat(of format: AVPixelFormat, range: AVColorRange) -> PixelFormat? {
