@@ -122,7 +122,7 @@ SIMD_KERNEL_TESTS := DepthwiseKernelTests|PointwiseConvKernelTests|DirectConvKer
 # The part of it .ci/run runs (a few minutes of emulation): every kernel against the reference
 # kernels, bitwise equality across thread counts, the bundled and unbundled MediaPipe nets' LiteRT
 # parity, the FFmpeg reader, and the end-to-end faces, hands and face-landmarker photo tests.
-AARCH64_CI_TESTS := $(SIMD_KERNEL_TESTS)|ChannelMajorConvTests|PartialVectorTests|ISACoverageTests|GemmKernelTests|SIMDIntegrationTests|ThreadDeterminismTests|BundledModelParityTests|UnbundledModelParityTests|VideoReaderTests|FaceDetectionReferenceTests|HandReferenceTests|FaceLandmarkerImageTests
+AARCH64_CI_TESTS := $(SIMD_KERNEL_TESTS)|ChannelMajorConvTests|PartialVectorTests|ISACoverageTests|GemmKernelTests|SIMDIntegrationTests|ThreadDeterminismTests|BundledModelParityTests|UnbundledModelParityTests|VideoReaderTests|VideoConversionTests|FaceDetectionReferenceTests|HandReferenceTests|FaceLandmarkerImageTests
 test-aarch64-ci:
 	@Tools/aarch64/setup
 	@Tools/aarch64/build --tests -c release 1>&2

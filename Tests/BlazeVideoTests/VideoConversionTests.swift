@@ -19,7 +19,7 @@ struct VideoConversionTests {
         while let ours = try reader.nextFrame() {
             let theirs = try #require(try reference.nextFrame())
             #expect(ours.image.format == .i420(.video) && ours.image.width == 176 && ours.image.height == 144)
-            let a = VideoReaderTests().bytes(ours.image).map(Float.init), b = VideoReaderTests().bytes(theirs.image).map(Float.init)
+            let a = VideoFixtures.bytes(ours.image).map(Float.init), b = VideoFixtures.bytes(theirs.image).map(Float.init)
             let worst = a.count == b.count ? maxAbsDifference(a, b) : .infinity
             #expect(worst <= 0, "frame \(ours.index): max |Δ| \(worst) from ffmpeg's conversion")
             count += 1

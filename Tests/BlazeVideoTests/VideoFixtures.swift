@@ -1,3 +1,4 @@
+import BlazeKit
 import BlazeTestSupport
 import Foundation
 
@@ -10,6 +11,20 @@ enum VideoFixtures {
     static let faceClips = ["faces_h264.mp4", "faces_vp9.webm", "faces_mpeg4.mkv"]
 
     static func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+
+    /// The planes of a frame as bytes (rows without padding).
+    static func bytes(_ image: VisionImage) -> [UInt8] {
+        image.withUnsafePlanes { planes in
+            var out: [UInt8] = []
+            for (index, plane) in planes.enumerated() {
+                let g = image.format.planeGeometry(index, width: image.width, height: image.height)
+                for row in 0..<g.height {
+                    out += UnsafeRawBufferPointer(rebasing: plane.bytes[(row * plane.bytesPerRow)..<(row * plane.bytesPerRow + g.minBytesPerRow)])
+                }
+            }
+            return out
+        }
+    }
 
     /// Whether this platform's FFmpeg decodes `clip` to exactly its `.y4m` (made by x86-64 ffmpeg).
     /// MPEG-4 Part 2 leaves the inverse DCT to the decoder (IEEE 1180 accuracy only), and FFmpeg's

@@ -15,19 +15,6 @@ struct VideoReaderTests {
         return all
     }
 
-    /// The planes of a frame as bytes (rows without padding).
-    func bytes(_ image: VisionImage) -> [UInt8] {
-        image.withUnsafePlanes { planes in
-            var out: [UInt8] = []
-            for (index, plane) in planes.enumerated() {
-                let g = image.format.planeGeometry(index, width: image.width, height: image.height)
-                for row in 0..<g.height {
-                    out += UnsafeRawBufferPointer(rebasing: plane.bytes[(row * plane.bytesPerRow)..<(row * plane.bytesPerRow + g.minBytesPerRow)])
-                }
-            }
-            return out
-        }
-    }
 
     /// A clip that does not decode exactly like its `.y4m` here (`VideoFixtures.decodesLikeItsY4M`):
     /// 3× the worst measured, the MPEG-4 clip under qemu-aarch64 with FFmpeg 9.0 (22 of 38,016
@@ -45,7 +32,7 @@ struct VideoReaderTests {
         let bound = VideoFixtures.decodesLikeItsY4M(clip) ? (maxDifference: Float(0), differingFraction: 0.0) : Self.otherIDCTBound
         for (ours, theirs) in zip(decoded, reference) {
             #expect(ours.image.format == .i420(.video) && theirs.image.format == .i420(.video))
-            let a = bytes(ours.image).map(Float.init), b = bytes(theirs.image).map(Float.init)
+            let a = VideoFixtures.bytes(ours.image).map(Float.init), b = VideoFixtures.bytes(theirs.image).map(Float.init)
             let worst = a.count == b.count ? maxAbsDifference(a, b) : .infinity
             let differing = zip(a, b).filter { $0 != $1 }.count
             let what = "\(clip) frame \(ours.index): \(differing) of \(a.count) samples differ from ffmpeg's decode, max |Δ| \(worst)"
