@@ -11,6 +11,11 @@ import Testing
 @Suite("VideoReader conversion")
 struct VideoConversionTests {
     static let clip = "faces_h264_yuv422p10.mp4"
+    /// swscale's output is not specified to the bit: it changes with FFmpeg's version and with the
+    /// SIMD code it picks for the CPU. 3× the worst measured: FFmpeg 5.1 on x86-64 (Zen 4) matched
+    /// the reference exactly; sid's arm64 FFmpeg 9.0 under qemu-aarch64 differed by 1
+    /// in up to 912 of 38,016 samples of a frame (docs/testing.md).
+    static let bound = (maxDifference: Float(3), differingFraction: 0.072)
 
     @Test func tenBit422FramesAreConvertedLikeFFmpegDoes() throws {
         let reader = try VideoReader(path: VideoFixtures.path(Self.clip))
@@ -21,7 +26,10 @@ struct VideoConversionTests {
             #expect(ours.image.format == .i420(.video) && ours.image.width == 176 && ours.image.height == 144)
             let a = VideoFixtures.bytes(ours.image).map(Float.init), b = VideoFixtures.bytes(theirs.image).map(Float.init)
             let worst = a.count == b.count ? maxAbsDifference(a, b) : .infinity
-            #expect(worst <= 0, "frame \(ours.index): max |Δ| \(worst) from ffmpeg's conversion")
+            let differing = zip(a, b).filter { $0 != $1 }.count
+            let what = "frame \(ours.index): \(differing) of \(a.count) samples differ from ffmpeg's conversion, max |Δ| \(worst)"
+            if differing > 0 { print("[Video] \(what)") }
+            #expect(worst <= Self.bound.maxDifference && Double(differing) <= Self.bound.differingFraction * Double(a.count), "\(what)")
             count += 1
         }
         #expect(count == 8)

@@ -15,7 +15,6 @@ struct VideoReaderTests {
         return all
     }
 
-
     /// A clip that does not decode exactly like its `.y4m` here (`VideoFixtures.decodesLikeItsY4M`):
     /// 3× the worst measured, the MPEG-4 clip under qemu-aarch64 with FFmpeg 9.0 (22 of 38,016
     /// samples differ by 1 in every frame; docs/testing.md).
