@@ -198,16 +198,7 @@ import Testing
     /// process-wide and other suites run in parallel, so the measurement runs in a child process
     /// of the test binary that runs only this test.
     @Test func memoryStaysFlatOver1000Frames720p() throws {
-        guard ProcessInfo.processInfo.environment["BLAZEKIT_ISOLATED_RSS"] != nil else {
-            let runner = try #require(ProcessRunner.executable("BlazeKitPackageTests.xctest"), "test binary not found")
-            let child = try ProcessRunner.run(
-                runner, ["--testing-library", "swift-testing", "--filter", "memoryStaysFlatOver1000Frames720p"],
-                environment: ["BLAZEKIT_ISOLATED_RSS": "1"])
-            #expect(!child.crashed)
-            #expect(child.status == 0, "isolated run failed:\n\(child.stdout)\(child.stderr)")
-            #expect(child.stdout.contains("RSS growth"), "the isolated run did not measure: \(child.stdout)")
-            return
-        }
+        guard try ResidentMemory.measuredAlone("memoryStaysFlatOver1000Frames720p", printing: "RSS growth") else { return }
         let (w, h, frames) = (1280, 720, 1000)
         var fds: [Int32] = [0, 0]
         #expect(pipe(&fds) == 0)
@@ -236,21 +227,13 @@ import Testing
         while let f = try reader.nextFrame() {
             checksum &+= f.image.withUnsafePlanes { Int($0[0].bytes[count % 1000]) }
             count += 1
-            if count == 10 { baseline = try residentBytes() }
+            if count == 10 { baseline = try ResidentMemory.bytes() }
         }
-        let growth = try residentBytes() - baseline
+        let growth = try ResidentMemory.bytes() - baseline
         #expect(count == frames)
         #expect(checksum != 0)
         #expect(growth < 50 << 20, "RSS grew by \(growth >> 20) MB")
         print("Y4M 1000×720p: RSS growth \(growth / 1024) KB")
-    }
-
-    func residentBytes() throws -> Int {
-        let text = try String(contentsOfFile: "/proc/self/statm", encoding: .utf8)
-        let fields = text.split(separator: " ")
-        let pages = try #require(fields.count > 1 ? Int(fields[1]) : nil, "statm: \(text)")
-        #expect(pages > 0)
-        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
     }
 }
 

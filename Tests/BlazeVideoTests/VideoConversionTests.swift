@@ -41,31 +41,16 @@ struct VideoConversionTests {
     /// resident memory of a child process that runs this test alone, so that no other test
     /// allocates meanwhile.
     @Test func readersFreeWhatTheirConversionKept() throws {
-        guard ProcessInfo.processInfo.environment["BLAZEKIT_ISOLATED_HEAP"] != nil else {
-            let runner = try #require(ProcessRunner.executable("BlazeKitPackageTests.xctest"), "test binary not found")
-            let child = try ProcessRunner.run(
-                runner, ["--testing-library", "swift-testing", "--filter", "readersFreeWhatTheirConversionKept"],
-                environment: ["BLAZEKIT_ISOLATED_HEAP": "1"])
-            #expect(!child.crashed)
-            #expect(child.status == 0, "isolated run failed:\n\(child.stdout)\(child.stderr)")
-            #expect(child.stdout.contains("RSS growth"), "the isolated run did not measure: \(child.stdout)")
-            return
-        }
+        guard try ResidentMemory.measuredAlone("readersFreeWhatTheirConversionKept", printing: "RSS growth") else { return }
         func readOneFrame() throws {
             let reader = try VideoReader(path: VideoFixtures.path(Self.clip))
             #expect(try reader.nextFrame() != nil)
         }
         for _ in 0..<10 { try readOneFrame() }  // FFmpeg's one-time tables
-        let before = try residentBytes()
+        let before = try ResidentMemory.bytes()
         for _ in 0..<300 { try readOneFrame() }
-        let growth = try residentBytes() - before
+        let growth = try ResidentMemory.bytes() - before
         print("[Video] RSS growth over 300 readers of \(Self.clip): \(growth / 1024) KB")
         #expect(growth < 8 << 20, "RSS grew by \(growth >> 10) KB over 300 readers")
-    }
-
-    func residentBytes() throws -> Int {
-        let text = try String(contentsOfFile: "/proc/self/statm", encoding: .utf8)
-        let pages = try #require(text.split(separator: " ").dropFirst().first.flatMap { Int($0) }, "statm: \(text)")
-        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
     }
 }
