@@ -13,8 +13,6 @@ struct IndexSpace {
     private(set) var s0: [Int], s1: [Int], s2: [Int]
     /// Number of elements in the index space.
     let count: Int
-    /// True when the index space has no elements (some dim is 0).
-    var isEmpty: Bool { count == 0 }
 
     init(counts: [Int], _ a: [Int], _ b: [Int] = [], _ c: [Int] = []) {
         let rank = counts.count
@@ -44,28 +42,10 @@ struct IndexSpace {
     var inner2: Int { s2[s2.count - 1] }
 
     /// Calls `row(o0, o1, o2)` with the operand offsets at the start of every innermost row,
-    /// starting from the given base offsets.
+    /// starting from the given base offsets: the whole space as segments, each one row.
     @inline(__always)
     func forEachRow(base0: Int = 0, base1: Int = 0, base2: Int = 0, _ row: (Int, Int, Int) -> Void) {
-        if isEmpty { return }
-        let outer = counts.count - 1
-        if outer == 0 { row(base0, base1, base2); return }
-        var index = [Int](repeating: 0, count: outer)
-        var o0 = base0, o1 = base1, o2 = base2
-        while true {
-            row(o0, o1, o2)
-            var d = outer - 1
-            while d >= 0 {
-                index[d] &+= 1
-                o0 &+= s0[d]; o1 &+= s1[d]; o2 &+= s2[d]
-                if index[d] < counts[d] { break }
-                let k = counts[d]
-                o0 &-= s0[d] &* k; o1 &-= s1[d] &* k; o2 &-= s2[d] &* k
-                index[d] = 0
-                d &-= 1
-            }
-            if d < 0 { return }
-        }
+        forEachSegment(0..<count, base0: base0, base1: base1, base2: base2) { o0, o1, o2, _ in row(o0, o1, o2) }
     }
 
     /// Calls `body(o0, o1, o2, length)` for each run of the linear range `elements` along the

@@ -89,6 +89,6 @@ struct IndexSpaceTests {
         #expect(scalar.count == 1 && Self.rows(scalar) == [[0, 0, 0]])
         // A zero dim: nothing to visit.
         let empty = IndexSpace(counts: [3, 0, 2], [0, 2, 1])
-        #expect(empty.isEmpty && Self.rows(empty).isEmpty && Self.segments(empty, 0..<0).isEmpty)
+        #expect(empty.count == 0 && Self.rows(empty).isEmpty && Self.segments(empty, 0..<0).isEmpty)
     }
 }
