@@ -15,7 +15,7 @@ struct VideoConversionTests {
     /// SIMD code it picks for the CPU. 3× the worst measured: FFmpeg 5.1 on x86-64 (Zen 4) matched
     /// the reference exactly; sid's arm64 FFmpeg 9.0 under qemu-aarch64 differed by 1
     /// in up to 912 of 38,016 samples of a frame (docs/testing.md).
-    static let bound = (maxDifference: Float(3), differingFraction: 0.072)
+    static let bound: VideoFixtures.Bound = (3, 0.072)
 
     @Test func tenBit422FramesAreConvertedLikeFFmpegDoes() throws {
         let reader = try VideoReader(path: VideoFixtures.path(Self.clip))
@@ -24,12 +24,7 @@ struct VideoConversionTests {
         while let ours = try reader.nextFrame() {
             let theirs = try #require(try reference.nextFrame())
             #expect(ours.image.format == .i420(.video) && ours.image.width == 176 && ours.image.height == 144)
-            let a = VideoFixtures.bytes(ours.image).map(Float.init), b = VideoFixtures.bytes(theirs.image).map(Float.init)
-            let worst = a.count == b.count ? maxAbsDifference(a, b) : .infinity
-            let differing = zip(a, b).filter { $0 != $1 }.count
-            let what = "frame \(ours.index): \(differing) of \(a.count) samples differ from ffmpeg's conversion, max |Δ| \(worst)"
-            if differing > 0 { print("[Video] \(what)") }
-            #expect(worst <= Self.bound.maxDifference && Double(differing) <= Self.bound.differingFraction * Double(a.count), "\(what)")
+            VideoFixtures.expect(ours, near: theirs, within: Self.bound, "\(Self.clip), against ffmpeg's conversion:")
             count += 1
         }
         #expect(count == 8)

@@ -1,6 +1,8 @@
+import BlazeImageIO
 import BlazeKit
 import BlazeTestSupport
 import Foundation
+import Testing
 
 /// The clips of Fixtures/, made by Tools/fixtures/video/make_video_clips.sh from the committed
 /// test photos. Each `<clip>.y4m` is the ffmpeg program's own decode of `<clip>` (display matrix
@@ -35,6 +37,26 @@ enum VideoFixtures {
         #else
             clip != "faces_mpeg4.mkv"
         #endif
+    }
+
+    /// How far a frame may be from ffmpeg's: the largest sample difference, and the fraction of
+    /// samples that may differ at all.
+    typealias Bound = (maxDifference: Float, differingFraction: Double)
+
+    /// Expects `ours` to equal ffmpeg's `theirs` sample by sample within `bound` (`what` names the
+    /// comparison in the message); any difference is printed, as a measurement.
+    static func expect(
+        _ ours: VideoFrame, near theirs: VideoFrame, within bound: Bound, _ what: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        let a = bytes(ours.image).map(Float.init), b = bytes(theirs.image).map(Float.init)
+        let worst = a.count == b.count ? maxAbsDifference(a, b) : .infinity
+        let differing = zip(a, b).filter { $0 != $1 }.count
+        let message = "\(what) frame \(ours.index): \(differing) of \(a.count) samples differ, max |Δ| \(worst)"
+        if differing > 0 { print("[Video] \(message)") }
+        #expect(
+            worst <= bound.maxDifference && Double(differing) <= bound.differingFraction * Double(a.count), "\(message)",
+            sourceLocation: sourceLocation)
     }
 
     /// ffprobe's presentation times of `clip`'s frames in milliseconds, rounded down.

@@ -18,7 +18,7 @@ struct VideoReaderTests {
     /// A clip that does not decode exactly like its `.y4m` here (`VideoFixtures.decodesLikeItsY4M`):
     /// 3× the worst measured, the MPEG-4 clip under qemu-aarch64 with FFmpeg 9.0 (22 of 38,016
     /// samples differ by 1 in every frame; docs/testing.md).
-    static let otherIDCTBound = (maxDifference: Float(3), differingFraction: 0.0018)
+    static let otherIDCTBound: VideoFixtures.Bound = (3, 0.0018)
 
     @Test(arguments: VideoFixtures.faceClips + ["hands_h264.mp4"])
     func framesEqualFFmpegsOwnDecodeWithTheContainersTimes(clip: String) throws {
@@ -28,15 +28,10 @@ struct VideoReaderTests {
         let decoded = try frames(reader)
         let reference = try frames(Y4MReader(path: VideoFixtures.path(clip + ".y4m")))
         #expect(decoded.count == 8 && reference.count == 8)
-        let bound = VideoFixtures.decodesLikeItsY4M(clip) ? (maxDifference: Float(0), differingFraction: 0.0) : Self.otherIDCTBound
+        let bound: VideoFixtures.Bound = VideoFixtures.decodesLikeItsY4M(clip) ? (0, 0) : Self.otherIDCTBound
         for (ours, theirs) in zip(decoded, reference) {
             #expect(ours.image.format == .i420(.video) && theirs.image.format == .i420(.video))
-            let a = VideoFixtures.bytes(ours.image).map(Float.init), b = VideoFixtures.bytes(theirs.image).map(Float.init)
-            let worst = a.count == b.count ? maxAbsDifference(a, b) : .infinity
-            let differing = zip(a, b).filter { $0 != $1 }.count
-            let what = "\(clip) frame \(ours.index): \(differing) of \(a.count) samples differ from ffmpeg's decode, max |Δ| \(worst)"
-            if bound.maxDifference > 0 { print("[Video] \(what)") }
-            #expect(worst <= bound.maxDifference && Double(differing) <= bound.differingFraction * Double(a.count), "\(what)")
+            VideoFixtures.expect(ours, near: theirs, within: bound, "\(clip), against ffmpeg's decode:")
         }
         #expect(decoded.map(\.timestampInMilliseconds) == (try VideoFixtures.presentationMilliseconds(clip)))
         #expect(decoded.map(\.index) == Array(0..<8))
