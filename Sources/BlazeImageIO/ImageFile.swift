@@ -83,7 +83,7 @@ public enum ImageFile {
     /// Reads and decodes the file at `path` (also a pipe or FIFO); errors carry `path`, as given,
     /// as their context.
     public static func read(path: String, options: ImageDecodingOptions = ImageDecodingOptions()) throws -> VisionImage {
-        let data = try FileBytes.read(path: path)
+        let data = try FileDescriptorIO.readFile(path: path, kind: "an image file")
         do {
             return try decode(data, options: options)
         } catch let error as BlazeError {

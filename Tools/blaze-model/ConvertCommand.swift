@@ -18,7 +18,7 @@ struct ConvertCommand {
     }
 
     func run() throws {
-        let bytes = try readFile(input)
+        let bytes = [UInt8](try FileDescriptorIO.readFile(path: input.path, kind: "a .tflite or .task file"))
         if input.pathExtension.lowercased() == "task" {
             guard let dir = outputDir else { throw UsageError("a .task bundle needs --output-dir DIR") }
             try ModelConversion.convertTaskBundle(bytes: bytes, bundleName: input.lastPathComponent, outputDirectory: dir)
@@ -27,11 +27,5 @@ struct ConvertCommand {
             let graph = try ModelConversion.convertTFLite(bytes: bytes, modelName: input.lastPathComponent)
             try ModelFileWriter.write(graph, to: out)
         }
-    }
-}
-
-func readFile(_ url: URL) throws -> [UInt8] {
-    do { return [UInt8](try Data(contentsOf: url)) } catch {
-        throw BlazeError(.io, "cannot read \(url.path): \(error.localizedDescription)")
     }
 }

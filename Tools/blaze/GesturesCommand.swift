@@ -1,5 +1,6 @@
 import BlazeCLISupport
 import BlazeConvert
+import BlazeEngine
 import BlazeImageIO
 import BlazeKit
 import Foundation
@@ -72,10 +73,7 @@ struct GesturesCommand: Sendable {
         if let task {
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("blaze-gestures-\(getpid())-\(UUID().uuidString)")
             scratch = folder
-            let bytes: [UInt8]
-            do { bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: task))) } catch {
-                throw UsageError("--task \(task): cannot read it (\(error.localizedDescription))")
-            }
+            let bytes = [UInt8](try FileDescriptorIO.readFile(path: task, kind: "a .task bundle"))
             try ModelConversion.convertTaskBundle(bytes: bytes, bundleName: (task as NSString).lastPathComponent, outputDirectory: folder)
             options.baseOptions.modelAssetPath = folder.path
             // The lists name the custom classifier's labels; a canned-only bundle has no labels.

@@ -70,10 +70,7 @@ public struct NPYArray: Sendable, Equatable {
     }
 
     public init(contentsOf url: URL) throws {
-        let data: Data
-        do { data = try Data(contentsOf: url) } catch {
-            throw BlazeError(.io, "cannot read \(url.path): \(error.localizedDescription)")
-        }
+        let data = try FileDescriptorIO.readFile(path: url.path, kind: "an .npy file")
         do { try self.init(bytes: [UInt8](data)) } catch let e as BlazeError { throw e.within(url.lastPathComponent) }
     }
 

@@ -63,6 +63,31 @@ struct BlazeModelCLITests {
         }
     }
 
+    /// A model piped in (`convert <(curl …) -o x.bkm`, a FIFO) converts as the file does; before,
+    /// Foundation's reader called it a permission problem. A folder is named as one.
+    @Test func convertReadsPipesAndNamesFolders() throws {
+        let source = RepoPaths.modelSources.appendingPathComponent("face_detection_short_range.tflite")
+        let fromFile = try blaze(["convert", source.path, "-o", work.appendingPathComponent("file.bkm").path])
+        #expect(fromFile.status == 0, "\(fromFile.stderr)")
+
+        // The same file name: the model's name (from it) is part of the .bkm.
+        let pipes = work.appendingPathComponent("pipes")
+        try FileManager.default.createDirectory(at: pipes, withIntermediateDirectories: false)
+        let fifo = pipes.appendingPathComponent(source.lastPathComponent).path
+        #expect(mkfifo(fifo, 0o644) == 0)
+        let bytes = try Data(contentsOf: source)
+        let writer = Thread { try? bytes.write(to: URL(fileURLWithPath: fifo)) }
+        writer.start()
+        let fromFIFO = try blaze(["convert", fifo, "-o", work.appendingPathComponent("fifo.bkm").path])
+        #expect(fromFIFO.status == 0, "\(fromFIFO.stderr)")
+        #expect(
+            try Data(contentsOf: work.appendingPathComponent("fifo.bkm")) == Data(contentsOf: work.appendingPathComponent("file.bkm")))
+
+        let folder = try blaze(["convert", work.path, "-o", work.appendingPathComponent("folder.bkm").path])
+        #expect(folder.status == 1 && folder.stderr.contains("is a directory, not a .tflite or .task file"), "\(folder.stderr)")
+        #expect(!folder.stderr.contains("NSCocoaErrorDomain"))
+    }
+
     @Test func namedInputAndSanitizedOutputNames() throws {
         let bkm = RepoPaths.bundledModels.appendingPathComponent("face_blendshapes.bkm").path
         let input = try ParityFixtures().directory.appendingPathComponent("face_blendshapes/random/input.npy").path

@@ -144,6 +144,8 @@ struct BlazeCLITests {
             let e = try blaze(["gestures"] + bad + [image("grace_hopper.jpg")])
             #expect(e.status == 1 && !e.stderr.isEmpty && e.stdout.isEmpty, "\(bad): \(e.stderr)")
         }
+        let folder = try blaze(["gestures", "--task", RepoPaths.root.path, image("grace_hopper.jpg")])
+        #expect(folder.status == 1 && folder.stderr.contains("is a directory, not a .task bundle"), "\(folder.stderr)")
     }
 
     @Test func handsVideoFromStdin() throws {
