@@ -3,6 +3,25 @@ import Foundation
 
 /// Entry points of the converter used by `blaze-model convert`.
 public enum ModelConversion {
+    /// What a model source file holds.
+    public enum SourceKind: Sendable, Equatable {
+        /// One `.tflite` flatbuffer: `convertTFLite`.
+        case tflite
+        /// A MediaPipe `.task` bundle (a zip): `convertTaskBundle`.
+        case taskBundle
+    }
+
+    /// The kind of `bytes` by content — the `TFL3` identifier at byte 4, or a zip's first record
+    /// (`PK\3\4`, or `PK\5\6` when empty) — since a piped file has no name to go by; else by the
+    /// extension of `fileName` (`.task`: a bundle), so that a damaged file gets its format's error.
+    public static func sourceKind(bytes: [UInt8], fileName: String) -> SourceKind {
+        if bytes.count >= 8 && bytes[4..<8].elementsEqual("TFL3".utf8) { return .tflite }
+        if bytes.count >= 4 && bytes[0..<2].elementsEqual("PK".utf8) && [[3, 4], [5, 6]].contains(Array(bytes[2..<4])) {
+            return .taskBundle
+        }
+        return (fileName as NSString).pathExtension.lowercased() == "task" ? .taskBundle : .tflite
+    }
+
     /// Converts one `.tflite` flatbuffer into a validated `Graph`.
     public static func convertTFLite(bytes: [UInt8], modelName: String) throws -> Graph {
         // Converter errors already name the model, the operator index and the op.

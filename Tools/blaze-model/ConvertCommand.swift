@@ -19,10 +19,11 @@ struct ConvertCommand {
 
     func run() throws {
         let bytes = [UInt8](try FileDescriptorIO.readFile(path: input.path, kind: "a .tflite or .task file"))
-        if input.pathExtension.lowercased() == "task" {
+        switch ModelConversion.sourceKind(bytes: bytes, fileName: input.lastPathComponent) {
+        case .taskBundle:
             guard let dir = outputDir else { throw UsageError("a .task bundle needs --output-dir DIR") }
             try ModelConversion.convertTaskBundle(bytes: bytes, bundleName: input.lastPathComponent, outputDirectory: dir)
-        } else {
+        case .tflite:
             guard let out = output else { throw UsageError("convert IN.tflite needs -o OUT.bkm") }
             let graph = try ModelConversion.convertTFLite(bytes: bytes, modelName: input.lastPathComponent)
             try ModelFileWriter.write(graph, to: out)

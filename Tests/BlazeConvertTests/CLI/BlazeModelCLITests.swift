@@ -63,8 +63,9 @@ struct BlazeModelCLITests {
         }
     }
 
-    /// A model piped in (`convert <(curl …) -o x.bkm`, a FIFO) converts as the file does; before,
-    /// Foundation's reader called it a permission problem. A folder is named as one.
+    /// A model or bundle piped in (`convert <(curl …) -o x.bkm`, a FIFO) converts as the file does;
+    /// before, Foundation's reader called it a permission problem, and a piped bundle, having no
+    /// `.task` name, was read as a `.tflite`. A folder is named as one.
     @Test func convertReadsPipesAndNamesFolders() throws {
         let source = RepoPaths.modelSources.appendingPathComponent("face_detection_short_range.tflite")
         let fromFile = try blaze(["convert", source.path, "-o", work.appendingPathComponent("file.bkm").path])
@@ -82,6 +83,19 @@ struct BlazeModelCLITests {
         #expect(fromFIFO.status == 0, "\(fromFIFO.stderr)")
         #expect(
             try Data(contentsOf: work.appendingPathComponent("fifo.bkm")) == Data(contentsOf: work.appendingPathComponent("file.bkm")))
+
+        // A bundle through a pipe has no .task extension: its bytes say what it is.
+        var zip = StoredZipBuilder()
+        zip.entries = [.init(name: "face_detector.tflite", data: [UInt8](bytes))]
+        let bundleFIFO = pipes.appendingPathComponent("bundle").path
+        #expect(mkfifo(bundleFIFO, 0o644) == 0)
+        let bundleBytes = Data(zip.bytes())
+        let bundleWriter = Thread { try? bundleBytes.write(to: URL(fileURLWithPath: bundleFIFO)) }
+        bundleWriter.start()
+        let out = work.appendingPathComponent("bundle-out")
+        let fromBundle = try blaze(["convert", bundleFIFO, "--output-dir", out.path])
+        #expect(fromBundle.status == 0, "\(fromBundle.stderr)")
+        #expect(files(in: out) == ["face_detector.bkm"])
 
         let folder = try blaze(["convert", work.path, "-o", work.appendingPathComponent("folder.bkm").path])
         #expect(folder.status == 1 && folder.stderr.contains("is a directory, not a .tflite or .task file"), "\(folder.stderr)")
