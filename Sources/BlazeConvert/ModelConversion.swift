@@ -15,8 +15,8 @@ public enum ModelConversion {
     /// (`PK\3\4`, or `PK\5\6` when empty) — since a piped file has no name to go by; else by the
     /// extension of `fileName` (`.task`: a bundle), so that a damaged file gets its format's error.
     public static func sourceKind(bytes: [UInt8], fileName: String) -> SourceKind {
-        if bytes.count >= 8 && bytes[4..<8].elementsEqual("TFL3".utf8) { return .tflite }
-        if bytes.count >= 4 && bytes[0..<2].elementsEqual("PK".utf8) && [[3, 4], [5, 6]].contains(Array(bytes[2..<4])) {
+        if bytes.count >= 8 && bytes[4..<8].elementsEqual(TFLiteModel.fileIdentifier.utf8) { return .tflite }
+        if let first = ZipBytes.u32(bytes, 0), first == ZipArchive.localHeaderSignature || first == ZipArchive.endRecordSignature {
             return .taskBundle
         }
         return (fileName as NSString).pathExtension.lowercased() == "task" ? .taskBundle : .tflite

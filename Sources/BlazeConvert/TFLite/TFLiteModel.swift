@@ -4,6 +4,9 @@ import BlazeEngine
 /// `FlatBuffer` with every index checked (tensor, buffer and opcode references are in range).
 /// Operator options stay as `FBTable`s and are read by the per-builtin translators.
 struct TFLiteModel: Sendable {
+    /// The FlatBuffer file identifier of a `.tflite` model (bytes 4–7).
+    static let fileIdentifier = "TFL3"
+
     struct OperatorCode: Sendable {
         /// `max(deprecated_builtin_code, builtin_code)`: old files only set the former, codes > 127 only the latter.
         var builtin: BuiltinOperator
@@ -92,7 +95,7 @@ struct TFLiteModel: Sendable {
         let fb = FlatBuffer(bytes)
         file = fb
         var budget = ReadBudget(remaining: 2 * bytes.count + 65536)
-        let root = try fb.rootTable(fileIdentifier: "TFL3")
+        let root = try fb.rootTable(fileIdentifier: Self.fileIdentifier)
         typealias F = TFLiteField
         version = try root.scalar(F.Model.version, default: UInt32(0))
         description = try Self.string(root, F.Model.description, &budget)
