@@ -1,4 +1,5 @@
 import BlazeEngine
+import BlazeTestSupport
 import Foundation
 import Testing
 
@@ -10,29 +11,17 @@ import Testing
 /// `.npy` tensors): what it reads, and the typed error for each kind of path it cannot.
 @Suite("Input file reading")
 final class InputFileReadingTests {
-    let folder: URL
+    let scratch: ScratchFolder
+    var folder: URL { scratch.url }
 
-    init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("blaze-input-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
-    }
+    init() throws { scratch = try ScratchFolder() }
 
-    deinit { try? FileManager.default.removeItem(at: folder) }
+    deinit { scratch.remove() }
 
-    func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+    func path(_ name: String) -> String { scratch.path(name) }
 
     /// Bytes that cross the 64 KB read chunk and a pipe's buffer, with no repeating period.
     let payload: [UInt8] = (0..<200_003).map { UInt8(truncatingIfNeeded: $0 &* 7919 >> 3) }
-
-    /// The error `body` throws, or nil.
-    func error(_ body: () throws -> Data) -> BlazeError? {
-        do {
-            _ = try body()
-            return nil
-        } catch {
-            return error as? BlazeError
-        }
-    }
 
     /// An error's description ("no error" for nil), for expectations and their messages.
     func text(_ error: BlazeError?) -> String { error.map { "\($0)" } ?? "no error" }
@@ -54,15 +43,15 @@ final class InputFileReadingTests {
     }
 
     @Test func pathsThatAreNoFileSayWhatTheyAre() throws {
-        let directory = error { try FileDescriptorIO.readFile(path: folder.path, kind: "an .npy file") }
+        let directory = #expect(throws: BlazeError.self) { try FileDescriptorIO.readFile(path: folder.path, kind: "an .npy file") }
         #expect(directory?.kind == .invalidInput && text(directory).contains("is a directory, not an .npy file"), "\(text(directory))")
         #expect(directory?.context == folder.path)
 
-        let missing = error { try FileDescriptorIO.readFile(path: path("missing"), kind: "a test file") }
+        let missing = #expect(throws: BlazeError.self) { try FileDescriptorIO.readFile(path: path("missing"), kind: "a test file") }
         #expect(missing?.kind == .io && text(missing).contains("No such file or directory"), "\(text(missing))")
 
         #expect(symlink("loop", path("loop")) == 0)
-        let loop = error { try FileDescriptorIO.readFile(path: path("loop"), kind: "a test file") }
+        let loop = #expect(throws: BlazeError.self) { try FileDescriptorIO.readFile(path: path("loop"), kind: "a test file") }
         #expect(loop?.kind == .io && text(loop).contains("symbolic links"), "\(text(loop))")
     }
 
@@ -72,7 +61,7 @@ final class InputFileReadingTests {
         #expect(fd >= 0)
         #expect(ftruncate(fd, off_t(FileDescriptorIO.maximumInputBytes + 1)) == 0)
         close(fd)
-        let huge = error { try FileDescriptorIO.readFile(path: path("huge"), kind: "a model file") }
+        let huge = #expect(throws: BlazeError.self) { try FileDescriptorIO.readFile(path: path("huge"), kind: "a model file") }
         #expect(huge?.kind == .invalidInput, "\(text(huge))")
         #expect(text(huge).contains("\(FileDescriptorIO.maximumInputBytes + 1) bytes, more than the"), "\(text(huge))")
         #expect(text(huge).contains("limit for a model file"), "\(text(huge))")
@@ -82,11 +71,7 @@ final class InputFileReadingTests {
         let array = NPYArray(shape: [2, 3], values: [1, 2, 3, 4, 5, 6])
         try Data(array.encoded()).write(to: URL(fileURLWithPath: path("a.npy")))
         #expect(try NPYArray(contentsOf: URL(fileURLWithPath: path("a.npy"))) == array)
-        do {
-            _ = try NPYArray(contentsOf: folder)
-            Issue.record("a directory read as an .npy file")
-        } catch let e as BlazeError {
-            #expect("\(e)".contains("is a directory, not an .npy file"), "\(e)")
-        }
+        let directory = #expect(throws: BlazeError.self) { try NPYArray(contentsOf: folder) }
+        #expect(text(directory).contains("is a directory, not an .npy file"), "\(text(directory))")
     }
 }
