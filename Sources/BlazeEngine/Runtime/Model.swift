@@ -57,15 +57,9 @@ public final class Model: @unchecked Sendable {
         referenceLowering = LoweredGraph(graph: graph, kernels: .reference, level: levelKernels, constantOffsets: offsets)
     }
 
-    /// Loads a `.bkm` file (see `ModelFile`).
+    /// Loads a `.bkm` file (see `ModelFile`; its errors name the file's path).
     public convenience init(contentsOf url: URL, isa: ISALevel? = nil) throws {
-        let graph: Graph
-        do {
-            graph = try ModelFile.read(contentsOf: url)
-        } catch let e as BlazeError {
-            throw e.within(url.lastPathComponent)
-        }
-        try self.init(graph: graph, isa: isa)
+        try self.init(graph: try ModelFile.read(contentsOf: url), isa: isa)
     }
 
     /// Graph input names and shapes, in order.

@@ -7,10 +7,13 @@ extension TasksError {
     static func loadModel(_ url: URL, hint: String? = nil) throws -> Model {
         do {
             return try Model(contentsOf: url)
-        } catch let error as BlazeError where error.kind == .io {
-            throw TasksError.modelNotFound("\(url.path): \(error)" + (hint.map { " (\($0))" } ?? ""), underlying: error)
+        } catch let error as BlazeError {
+            // The file's errors name its path already; the others (the kernel level) get it here.
+            let message = error.context == nil ? error.within(url.path).description : error.description
+            if error.kind == .io { throw TasksError.modelNotFound(message + (hint.map { " (\($0))" } ?? ""), underlying: error) }
+            throw TasksError.invalidModel(message, underlying: error)
         } catch {
-            throw TasksError.invalidModel("\(url.path): \(error)", underlying: error as? BlazeError)
+            throw TasksError.invalidModel("\(url.path): \(error)", underlying: nil)
         }
     }
 }

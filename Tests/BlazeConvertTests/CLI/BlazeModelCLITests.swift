@@ -65,8 +65,9 @@ struct BlazeModelCLITests {
 
     /// A model or bundle piped in (`convert <(curl …) -o x.bkm`, a FIFO) converts as the file does;
     /// before, Foundation's reader called it a permission problem, and a piped bundle, having no
-    /// `.task` name, was read as a `.tflite`. A folder is named as one.
-    @Test func convertReadsPipesAndNamesFolders() throws {
+    /// `.task` name, was read as a `.tflite`. A folder is named as one. `inspect` reads a piped
+    /// `.bkm` too.
+    @Test func convertAndInspectReadPipesAndNameFolders() throws {
         let source = RepoPaths.modelSources.appendingPathComponent("face_detection_short_range.tflite")
         let fromFile = try blaze(["convert", source.path, "-o", work.appendingPathComponent("file.bkm").path])
         #expect(fromFile.status == 0, "\(fromFile.stderr)")
@@ -100,6 +101,22 @@ struct BlazeModelCLITests {
         let folder = try blaze(["convert", work.path, "-o", work.appendingPathComponent("folder.bkm").path])
         #expect(folder.status == 1 && folder.stderr.contains("is a directory, not a .tflite or .task file"), "\(folder.stderr)")
         #expect(!folder.stderr.contains("NSCocoaErrorDomain"))
+
+        // `inspect` reads a .bkm through a FIFO into memory (a file is memory-mapped); a folder is
+        // named once as what it is.
+        let bkmFIFO = pipes.appendingPathComponent("model.bkm").path
+        #expect(mkfifo(bkmFIFO, 0o644) == 0)
+        let bkmBytes = try Data(contentsOf: work.appendingPathComponent("file.bkm"))
+        let bkmWriter = Thread { try? bkmBytes.write(to: URL(fileURLWithPath: bkmFIFO)) }
+        bkmWriter.start()
+        let inspected = try blaze(["inspect", bkmFIFO])
+        let inspectedFile = try blaze(["inspect", work.appendingPathComponent("file.bkm").path])
+        #expect(inspected.status == 0, "\(inspected.stderr)")
+        // The same report but for the path and the load time.
+        func report(_ text: String) -> [Substring] { text.split(separator: "\n").filter { !$0.hasPrefix("model ") && !$0.hasPrefix("load ") } }
+        #expect(report(inspected.stdout) == report(inspectedFile.stdout) && report(inspected.stdout).count > 4, "\(inspected.stdout)")
+        let inspectFolder = try blaze(["inspect", work.path])
+        #expect(inspectFolder.status == 1 && inspectFolder.stderr == "blaze-model inspect: \(work.path): is a directory, not a .bkm model\n", "\(inspectFolder.stderr)")
     }
 
     @Test func namedInputAndSanitizedOutputNames() throws {

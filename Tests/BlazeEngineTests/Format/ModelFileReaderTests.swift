@@ -1,6 +1,12 @@
+import BlazeTestSupport
 import Foundation
 import Testing
+
 @testable import BlazeEngine
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The `.bkm` reader against files assembled by hand from the documented layout (independently of
 /// BlazeConvert's writer): decoding, the header checks and their messages, the mmap path.
@@ -79,7 +85,31 @@ struct ModelFileReaderTests {
         expectError(.corruptModel, "file is 0 bytes") { try ModelFile.read(contentsOf: empty) }
         expectError(.corruptModel, empty.path) { try ModelFile.read(contentsOf: empty) }
         expectError(.io, "cannot open") { try ModelFile.read(contentsOf: URL(fileURLWithPath: "/nonexistent/model.bkm")) }
-        expectError(.io, "not a regular file") { try ModelFile.read(contentsOf: URL(fileURLWithPath: NSTemporaryDirectory())) }
+        let folder = URL(fileURLWithPath: NSTemporaryDirectory())
+        expectError(.invalidInput, "is a directory, not a .bkm model") { try ModelFile.read(contentsOf: folder) }
+
+        // The path is named once, by the reader, also through `Model` (it used to add the name again).
+        var corrupt = Tiny()
+        corrupt.version = 2
+        let url = try temporaryFile(corrupt.bytes)
+        defer { try? FileManager.default.removeItem(at: url) }
+        for load in [{ _ = try ModelFile.read(contentsOf: url) }, { _ = try Model(contentsOf: url) }] {
+            let error = #expect(throws: BlazeError.self) { try load() }
+            #expect(error?.context == url.path, "\(String(describing: error))")
+            #expect(error?.description.components(separatedBy: url.lastPathComponent).count == 2, "\(String(describing: error))")
+        }
+    }
+
+    @Test func readsFromAFIFO() throws {
+        // `blaze-model inspect <(…)`: a FIFO cannot be mapped, so it is read into memory.
+        let scratch = try ScratchFolder()
+        defer { scratch.remove() }
+        let fifo = scratch.path("model.bkm")
+        #expect(mkfifo(fifo, 0o644) == 0)
+        let bytes = Tiny().bytes
+        let writer = Thread { try? Data(bytes).write(to: URL(fileURLWithPath: fifo)) }
+        writer.start()
+        #expect(try ModelFile.read(contentsOf: URL(fileURLWithPath: fifo)) == Self.expected)
     }
 
     @Test func badMagicAndVersion() {

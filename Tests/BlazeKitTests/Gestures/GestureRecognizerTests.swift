@@ -280,8 +280,12 @@ struct GestureRecognizerTests {
         }
         let e = GestureModels.embedderFile, c = GestureModels.cannedFile, u = GestureModels.customFile
         // No embedder.
-        let missing = error(try folder("missing", [c: c]))
+        let missingFolder = try folder("missing", [c: c])
+        let missing = error(missingFolder)
         #expect(missing.map { if case .modelNotFound = $0 { true } else { false } } == true && missing?.description.contains(e) == true, "\(String(describing: missing))")
+        // The message names the file's path once (the loader and the reader each used to add it).
+        let missingPath = URL(fileURLWithPath: missingFolder).appendingPathComponent(e).path
+        #expect(missing?.description.components(separatedBy: e).count == 2 && missing?.description.contains(missingPath) == true, "\(String(describing: missing))")
         // A classifier where the embedder belongs: wrong inputs and embedding size.
         let swapped = error(try folder("swapped", [e: c, c: c]))
         #expect(swapped.map { if case .invalidModel = $0 { true } else { false } } == true && swapped?.description.contains("not a gesture embedder") == true)
@@ -294,6 +298,7 @@ struct GestureRecognizerTests {
         try Data(try Data(contentsOf: canned).prefix(100)).write(to: canned)
         let truncated = error(truncatedFolder)
         #expect(truncated.map { if case .invalidModel = $0 { true } else { false } } == true && truncated?.description.contains(c) == true, "\(String(describing: truncated))")
+        #expect(truncated?.description.components(separatedBy: canned.path).count == 2, "\(String(describing: truncated))")
         // Labels that do not match the classes.
         var graph = try Model(contentsOf: Self.models.appendingPathComponent(u)).graph
         graph.metadata["output.0.labels"] = "a\nb"
