@@ -29,16 +29,23 @@ struct RunCommand {
     private func bindInputs(_ model: Model) throws -> [[Float]] {
         var bound = [[Float]?](repeating: nil, count: model.inputs.count)
         var nextPositional = 0
+        let names = model.inputs.map(\.name)
         for spec in inputSpecs {
             var file = spec
             var index: Int
-            if let eq = spec.firstIndex(of: "="), let i = model.inputs.firstIndex(where: { $0.name == String(spec[..<eq]) }) {
+            let eq = spec.firstIndex(of: "=")
+            if let eq, let i = names.firstIndex(of: String(spec[..<eq])) {
                 index = i
                 file = String(spec[spec.index(after: eq)...])
+                guard bound[i] == nil else { throw BlazeError(.invalidInput, "expected one value for input '\(names[i])', got a second (\(spec))") }
             } else {
+                // A file name may hold '=': only a missing file makes this a misspelt input name.
+                if let eq, !FileManager.default.fileExists(atPath: spec) {
+                    throw BlazeError(.invalidInput, "expected --input NAME=FILE.npy with NAME one of \(names), got '\(spec[..<eq])'")
+                }
                 while nextPositional < bound.count, bound[nextPositional] != nil { nextPositional += 1 }
                 guard nextPositional < bound.count else {
-                    throw BlazeError(.invalidInput, "expected \(model.inputs.count) input(s) \(model.inputs.map(\.name)), got more (\(spec))")
+                    throw BlazeError(.invalidInput, "expected \(model.inputs.count) input(s) \(names), got more (\(spec))")
                 }
                 index = nextPositional
             }

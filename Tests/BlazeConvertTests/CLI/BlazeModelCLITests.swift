@@ -127,6 +127,21 @@ struct BlazeModelCLITests {
         #expect(files(in: work) == ["StatefulPartitionedCall_0.npy"])
         let out = try NPYArray(contentsOf: work.appendingPathComponent("StatefulPartitionedCall_0.npy"))
         #expect(out.shape == [52])
+
+        // A misspelt name used to be taken as a file name ("…/input_points=…: cannot open").
+        let misspelt = try blaze(["run", bkm, "--input", "input_points=\(input)", "--output-dir", work.appendingPathComponent("x").path])
+        #expect(misspelt.status == 1, "\(misspelt.stderr)")
+        #expect(misspelt.stderr.contains("expected --input NAME=FILE.npy with NAME one of [\"serving_default_input_points:0\"], got 'input_points'"), "\(misspelt.stderr)")
+        // One input given twice used to keep the second silently.
+        let twice = try blaze(["run", bkm, "--input", "serving_default_input_points:0=\(input)", "--input", "serving_default_input_points:0=\(input)"])
+        #expect(twice.status == 1 && twice.stderr.contains("expected one value for input 'serving_default_input_points:0', got a second"), "\(twice.stderr)")
+        // A file whose name holds '=' is still a file.
+        let equalsFile = work.appendingPathComponent("a=b.npy")
+        try FileManager.default.copyItem(at: URL(fileURLWithPath: input), to: equalsFile)
+        let byFile = try blaze(["run", bkm, "--input", equalsFile.path, "--output-dir", work.appendingPathComponent("eq").path])
+        #expect(byFile.status == 0, "\(byFile.stderr)")
+        #expect(try NPYArray(contentsOf: work.appendingPathComponent("eq/StatefulPartitionedCall_0.npy")) == out)
+        #expect(!FileManager.default.fileExists(atPath: work.appendingPathComponent("x").path))
     }
 
     @Test func wrongInputShapeIsOneLineErrorAndNoOutput() throws {
