@@ -71,7 +71,8 @@ public struct NPYArray: Sendable, Equatable {
 
     public init(contentsOf url: URL) throws {
         let data = try FileDescriptorIO.readFile(path: url.path, kind: "an .npy file")
-        do { try self.init(bytes: [UInt8](data)) } catch let e as BlazeError { throw e.within(url.lastPathComponent) }
+        // The reader names the path when it fails; the decoder names it here, the same way.
+        do { try self.init(bytes: [UInt8](data)) } catch let e as BlazeError { throw e.within(url.path) }
     }
 
     /// `.npy` v1.0 bytes, dtype `<f4`, C order.

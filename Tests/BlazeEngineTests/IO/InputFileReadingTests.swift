@@ -73,5 +73,9 @@ final class InputFileReadingTests {
         #expect(try NPYArray(contentsOf: URL(fileURLWithPath: path("a.npy"))) == array)
         let directory = #expect(throws: BlazeError.self) { try NPYArray(contentsOf: folder) }
         #expect(text(directory).contains("is a directory, not an .npy file"), "\(text(directory))")
+        // A file that is read but does not decode names its path as the reader's errors do.
+        try Data("junk".utf8).write(to: URL(fileURLWithPath: path("bad.npy")))
+        let corrupt = #expect(throws: BlazeError.self) { try NPYArray(contentsOf: URL(fileURLWithPath: path("bad.npy"))) }
+        #expect(corrupt?.context == path("bad.npy") && text(corrupt).contains("expected a .npy file"), "\(text(corrupt))")
     }
 }
