@@ -11,15 +11,22 @@ public enum ModelConversion {
         case taskBundle
     }
 
-    /// The kind of `bytes` by content — the `TFL3` identifier at byte 4, or a zip's first record
-    /// (`PK\3\4`, or `PK\5\6` when empty) — since a piped file has no name to go by; else by the
-    /// extension of `fileName` (`.task`: a bundle), so that a damaged file gets its format's error.
+    /// The kind of `bytes` by content (`contentKind`), since a piped file has no name to go by;
+    /// else by the extension of `fileName` (`.task`: a bundle), so that a damaged file gets its
+    /// format's error.
     public static func sourceKind(bytes: [UInt8], fileName: String) -> SourceKind {
+        contentKind(bytes) ?? ((fileName as NSString).pathExtension.lowercased() == "task" ? .taskBundle : .tflite)
+    }
+
+    /// The kind of `bytes` by content alone: the `TFL3` identifier at byte 4, or a zip — its
+    /// end record found as the zip reader finds it (MediaPipe's face_landmarker.task has 2 bytes
+    /// before its first record), or a first record `PK\3\4` (a truncated zip); nil for neither.
+    public static func contentKind(_ bytes: [UInt8]) -> SourceKind? {
         if bytes.count >= 8 && bytes[4..<8].elementsEqual(TFLiteModel.fileIdentifier.utf8) { return .tflite }
-        if let first = ZipBytes.u32(bytes, 0), first == ZipArchive.localHeaderSignature || first == ZipArchive.endRecordSignature {
+        if ZipBytes.u32(bytes, 0) == ZipArchive.localHeaderSignature || (try? ZipArchive.findEndRecord(bytes)) != nil {
             return .taskBundle
         }
-        return (fileName as NSString).pathExtension.lowercased() == "task" ? .taskBundle : .tflite
+        return nil
     }
 
     /// Converts one `.tflite` flatbuffer into a validated `Graph`.

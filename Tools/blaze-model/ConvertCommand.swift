@@ -19,6 +19,9 @@ struct ConvertCommand {
 
     func run() throws {
         let bytes = [UInt8](try FileDescriptorIO.readFile(path: input.path, kind: "a .tflite or .task file"))
+        guard !bytes.starts(with: ModelFile.Layout.magic) else {
+            throw BlazeError(.invalidInput, "is a .bkm model already (inspect or run it); convert takes a .tflite model or a .task bundle", context: input.path)
+        }
         switch ModelConversion.sourceKind(bytes: bytes, fileName: input.lastPathComponent) {
         case .taskBundle:
             guard let dir = outputDir else { throw UsageError("a .task bundle needs --output-dir DIR") }

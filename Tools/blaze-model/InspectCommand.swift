@@ -16,7 +16,7 @@ struct InspectCommand {
 
     func run() throws {
         let start = Date()
-        let model = try Model(contentsOf: URL(fileURLWithPath: path))
+        let model = try loadBKM(path)
         let loadMs = Date().timeIntervalSince(start) * 1000
         if json {
             let object: [String: Any] = [

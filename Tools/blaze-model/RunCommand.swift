@@ -19,7 +19,7 @@ struct RunCommand {
     }
 
     func run() throws {
-        let model = try Model(contentsOf: URL(fileURLWithPath: modelPath))
+        let model = try loadBKM(modelPath)
         let inputs = try bindInputs(model)
         let results = try model.run(inputs)
         try writeOutputs(model: model, results: results)

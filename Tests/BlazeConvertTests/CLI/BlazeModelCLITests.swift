@@ -181,6 +181,35 @@ struct BlazeModelCLITests {
         #expect(r4.status == 1)
     }
 
+    /// A model of the wrong kind for the command says what it is and what to do, instead of a
+    /// format error ("FlatBuffer: file identifier is 'EKIT'", "not a .bkm model: file starts with
+    /// \"....TFL3\"").
+    @Test func modelsOfTheWrongKindSayWhatToDo() throws {
+        let bkm = RepoPaths.bundledModels.appendingPathComponent("face_blendshapes.bkm").path
+        let convertBKM = try blaze(["convert", bkm, "-o", work.appendingPathComponent("x.bkm").path])
+        #expect(convertBKM.status == 1, "\(convertBKM.stderr)")
+        #expect(
+            convertBKM.stderr == "blaze-model convert: \(bkm): is a .bkm model already (inspect or run it); convert takes a .tflite model or a .task bundle\n",
+            "\(convertBKM.stderr)")
+        #expect(files(in: work).isEmpty)
+
+        let tflite = RepoPaths.modelSources.appendingPathComponent("face_detection_short_range.tflite").path
+        let inspectTFLite = try blaze(["inspect", tflite])
+        #expect(
+            inspectTFLite.status == 1 && inspectTFLite.stderr.contains("\(tflite): is a TFLite model (convert it: blaze-model convert IN.tflite -o OUT.bkm), not a .bkm model"),
+            "\(inspectTFLite.stderr)")
+        let task = RepoPaths.modelSources.appendingPathComponent("face_landmarker.task").path
+        let runTask = try blaze(["run", task, "--input", "x.npy"])
+        #expect(
+            runTask.status == 1 && runTask.stderr.contains("\(task): is a .task bundle (convert it: blaze-model convert IN.task --output-dir DIR), not a .bkm model"),
+            "\(runTask.stderr)")
+        // Anything else keeps the reader's own error.
+        let text = work.appendingPathComponent("notes.bkm")
+        try Data("just some text".utf8).write(to: text)
+        let inspectText = try blaze(["inspect", text.path])
+        #expect(inspectText.status == 1 && inspectText.stderr.contains("not a .bkm model: file starts with \"just som\""), "\(inspectText.stderr)")
+    }
+
     @Test func convertTaskBundleWritesOneModelPerEntry() throws {
         let task = RepoPaths.modelSources.appendingPathComponent("face_landmarker.task").path
         let dir = work.appendingPathComponent("task")

@@ -19,6 +19,21 @@ struct ModelSourceKindTests {
             #expect(ModelConversion.sourceKind(bytes: bundle, fileName: name) == .taskBundle, "\(name)")
             #expect(ModelConversion.sourceKind(bytes: emptyZip, fileName: name) == .taskBundle, "\(name)")
         }
+        #expect(ModelConversion.contentKind(tflite) == .tflite)
+        #expect(ModelConversion.contentKind(bundle) == .taskBundle)
+        // A truncated bundle is still a bundle (the zip reader then says what is missing).
+        #expect(ModelConversion.contentKind(Array(bundle.prefix(100))) == .taskBundle)
+    }
+
+    /// MediaPipe's face_landmarker.task starts with 2 zero bytes, then its first record: only
+    /// its end record tells it is a zip (piped, it was taken for a `.tflite`).
+    @Test func bundleWithBytesBeforeItsFirstRecord() throws {
+        let task = [UInt8](try Data(contentsOf: RepoPaths.modelSources.appendingPathComponent("face_landmarker.task")))
+        #expect(task.prefix(4) == [0, 0, 0x50, 0x4b])
+        for name in ["63", "face_landmarker.task", "model.tflite"] {
+            #expect(ModelConversion.sourceKind(bytes: task, fileName: name) == .taskBundle, "\(name)")
+        }
+        #expect(ModelConversion.contentKind(task) == .taskBundle)
     }
 
     @Test func unknownBytesGoByTheName() {
@@ -27,6 +42,8 @@ struct ModelSourceKindTests {
             #expect(ModelConversion.sourceKind(bytes: bytes, fileName: "x.TASK") == .taskBundle, "\(bytes)")
             #expect(ModelConversion.sourceKind(bytes: bytes, fileName: "x.tflite") == .tflite, "\(bytes)")
             #expect(ModelConversion.sourceKind(bytes: bytes, fileName: "63") == .tflite, "\(bytes)")
+            #expect(ModelConversion.contentKind(bytes) == nil, "\(bytes)")
         }
+        #expect(ModelConversion.contentKind(Array("BLAZEKIT".utf8)) == nil)
     }
 }
