@@ -11,7 +11,8 @@ func loadBKM(_ path: String) throws -> Model {
         // Only a regular file can be read a second time (a pipe's bytes are gone).
         guard (try? FileManager.default.attributesOfItem(atPath: path)[.type] as? FileAttributeType) == .typeRegular,
             let bytes = try? FileDescriptorIO.readFile(path: path, kind: "a model file"),
-            let kind = ModelConversion.contentKind([UInt8](bytes))
+            // A damaged .bkm keeps its own error, whatever its weights hold.
+            !bytes.starts(with: ModelFile.Layout.magic), let kind = ModelConversion.contentKind([UInt8](bytes))
         else { throw error }
         let what =
             kind == .tflite

@@ -208,6 +208,11 @@ struct BlazeModelCLITests {
         try Data("just some text".utf8).write(to: text)
         let inspectText = try blaze(["inspect", text.path])
         #expect(inspectText.status == 1 && inspectText.stderr.contains("not a .bkm model: file starts with \"just som\""), "\(inspectText.stderr)")
+        // A damaged .bkm keeps its error even when its tail reads as a zip end record.
+        let damaged = work.appendingPathComponent("damaged.bkm")
+        try Data(try Data(contentsOf: URL(fileURLWithPath: bkm)) + [0x50, 0x4b, 5, 6] + [UInt8](repeating: 0, count: 18)).write(to: damaged)
+        let inspectDamaged = try blaze(["inspect", damaged.path])
+        #expect(inspectDamaged.status == 1 && inspectDamaged.stderr.contains("(truncated or appended to)"), "\(inspectDamaged.stderr)")
     }
 
     @Test func convertTaskBundleWritesOneModelPerEntry() throws {
