@@ -76,10 +76,8 @@ struct BlazeModelCLITests {
         let pipes = work.appendingPathComponent("pipes")
         try FileManager.default.createDirectory(at: pipes, withIntermediateDirectories: false)
         let fifo = pipes.appendingPathComponent(source.lastPathComponent).path
-        #expect(mkfifo(fifo, 0o644) == 0)
         let bytes = try Data(contentsOf: source)
-        let writer = Thread { try? bytes.write(to: URL(fileURLWithPath: fifo)) }
-        writer.start()
+        #expect(makeFIFO(at: fifo, feeding: bytes))
         let fromFIFO = try blaze(["convert", fifo, "-o", work.appendingPathComponent("fifo.bkm").path])
         #expect(fromFIFO.status == 0, "\(fromFIFO.stderr)")
         #expect(
@@ -89,10 +87,7 @@ struct BlazeModelCLITests {
         var zip = StoredZipBuilder()
         zip.entries = [.init(name: "face_detector.tflite", data: [UInt8](bytes))]
         let bundleFIFO = pipes.appendingPathComponent("bundle").path
-        #expect(mkfifo(bundleFIFO, 0o644) == 0)
-        let bundleBytes = Data(zip.bytes())
-        let bundleWriter = Thread { try? bundleBytes.write(to: URL(fileURLWithPath: bundleFIFO)) }
-        bundleWriter.start()
+        #expect(makeFIFO(at: bundleFIFO, feeding: Data(zip.bytes())))
         let out = work.appendingPathComponent("bundle-out")
         let fromBundle = try blaze(["convert", bundleFIFO, "--output-dir", out.path])
         #expect(fromBundle.status == 0, "\(fromBundle.stderr)")
@@ -105,10 +100,7 @@ struct BlazeModelCLITests {
         // `inspect` reads a .bkm through a FIFO into memory (a file is memory-mapped); a folder is
         // named once as what it is.
         let bkmFIFO = pipes.appendingPathComponent("model.bkm").path
-        #expect(mkfifo(bkmFIFO, 0o644) == 0)
-        let bkmBytes = try Data(contentsOf: work.appendingPathComponent("file.bkm"))
-        let bkmWriter = Thread { try? bkmBytes.write(to: URL(fileURLWithPath: bkmFIFO)) }
-        bkmWriter.start()
+        #expect(makeFIFO(at: bkmFIFO, feeding: try Data(contentsOf: work.appendingPathComponent("file.bkm"))))
         let inspected = try blaze(["inspect", bkmFIFO])
         let inspectedFile = try blaze(["inspect", work.appendingPathComponent("file.bkm").path])
         #expect(inspected.status == 0, "\(inspected.stderr)")

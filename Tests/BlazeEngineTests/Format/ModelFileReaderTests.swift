@@ -4,10 +4,6 @@ import Testing
 
 @testable import BlazeEngine
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// The `.bkm` reader against files assembled by hand from the documented layout (independently of
 /// BlazeConvert's writer): decoding, the header checks and their messages, the mmap path.
 @Suite("Model file reader")
@@ -105,10 +101,7 @@ struct ModelFileReaderTests {
         let scratch = try ScratchFolder()
         defer { scratch.remove() }
         let fifo = scratch.path("model.bkm")
-        #expect(mkfifo(fifo, 0o644) == 0)
-        let bytes = Tiny().bytes
-        let writer = Thread { try? Data(bytes).write(to: URL(fileURLWithPath: fifo)) }
-        writer.start()
+        #expect(makeFIFO(at: fifo, feeding: Data(Tiny().bytes)))
         #expect(try ModelFile.read(contentsOf: URL(fileURLWithPath: fifo)) == Self.expected)
     }
 

@@ -35,11 +35,8 @@ final class InputFileReadingTests {
 
     @Test func fifoIsReadToItsEnd() throws {
         // Foundation's Data(contentsOf:) reported a FIFO (and `<(curl …)`) as a permission problem.
-        #expect(mkfifo(path("fifo"), 0o644) == 0)
-        let (bytes, fifo) = (payload, path("fifo"))
-        let writer = Thread { try? Data(bytes).write(to: URL(fileURLWithPath: fifo)) }
-        writer.start()
-        #expect([UInt8](try FileDescriptorIO.readFile(path: fifo, kind: "a test file")) == payload)
+        #expect(makeFIFO(at: path("fifo"), feeding: Data(payload)))
+        #expect([UInt8](try FileDescriptorIO.readFile(path: path("fifo"), kind: "a test file")) == payload)
     }
 
     @Test func pathsThatAreNoFileSayWhatTheyAre() throws {

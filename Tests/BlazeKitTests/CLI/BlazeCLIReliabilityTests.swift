@@ -138,9 +138,7 @@ struct BlazeCLIReliabilityTests {
         #expect(loop.status == 1 && loop.stderr.contains("symbolic links") && !loop.stderr.contains("NSCocoaErrorDomain"), "\(loop.stderr)")
 
         // A FIFO is read like a pipe (the old message blamed permissions).
-        #expect(mkfifo(path("fifo"), 0o644) == 0)
-        let writer = Thread { try? Data(jpeg).write(to: URL(fileURLWithPath: path("fifo"))) }
-        writer.start()
+        #expect(makeFIFO(at: path("fifo"), feeding: Data(jpeg)))
         let fifo = try blaze(["faces", "--json", "fifo"])
         #expect(fifo.status == 0 && imageNames(fifo.stdout) == ["fifo"], "\(fifo.stderr)")
 
