@@ -24,9 +24,10 @@ extension ModelFile {
     /// after), a pipe or FIFO read whole (`FileDescriptorIO`, which also refuses directories and
     /// files over its size limit). An empty file gives an empty buffer.
     static func withMappedFile<R>(_ path: String, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R {
-        try FileDescriptorIO.withOpenFile(path: path, kind: "a .bkm model") { fd, regularSize in
+        let kind = "a .bkm model"
+        return try FileDescriptorIO.withOpenFile(path: path, kind: kind) { fd, regularSize in
             guard let size = regularSize else {
-                let data = try FileDescriptorIO.readToEnd(fd, path: path, kind: "a .bkm model", regularSize: nil)
+                let data = try FileDescriptorIO.readToEnd(fd, path: path, kind: kind, regularSize: nil)
                 return try data.withUnsafeBytes { try body($0) }
             }
             if size == 0 { return try body(UnsafeRawBufferPointer(start: nil, count: 0)) }
