@@ -15,11 +15,13 @@ import Foundation
 ///   frame after the first is tracked (face detection skipped);
 /// - `gestures_video_tracked`: `GestureRecognizer` (the bundled canned gestures), numHands 2, in
 ///   video mode on woman_sitting_street with increasing timestamps (hands tracked);
-/// - `crop_nv12_720p_192`: a rotated 192×192 crop of a 1280×720 NV12 frame (the S1 sampler).
+/// - `crop_nv12_720p_192`: a rotated 192×192 crop of a 1280×720 NV12 frame (the S1 sampler);
+/// - `crop_rgb_720p_192`: the same crop of the same frame size in packed RGB (decoded photos).
 enum PipelineBench {
     static let names = [
         "faces_fast", "faces_accurate", "faces_all", "hands_image", "hands_video_tracked",
-        "face_landmarker_image", "face_landmarker_video_tracked", "gestures_video_tracked", "crop_nv12_720p_192"
+        "face_landmarker_image", "face_landmarker_video_tracked", "gestures_video_tracked", "crop_nv12_720p_192",
+        "crop_rgb_720p_192"
     ]
 
     struct Timing {
@@ -110,14 +112,16 @@ enum PipelineBench {
                 clock.value += 33
                 _ = try landmarker.detect(videoFrame: image, timestampInMilliseconds: clock.value)
             }
-        case "crop_nv12_720p_192":
+        case "crop_nv12_720p_192", "crop_rgb_720p_192":
             let width = 1280, height = 720
+            let format: PixelFormat = name == "crop_rgb_720p_192" ? .rgb8 : .nv12(.video)
+            let byteCount = name == "crop_rgb_720p_192" ? width * height * 3 : width * height * 3 / 2
             var state: UInt32 = 0x9E37_79B9
-            let bytes = (0..<(width * height * 3 / 2)).map { _ -> UInt8 in
+            let bytes = (0..<byteCount).map { _ -> UInt8 in
                 state = state &* 1_664_525 &+ 1_013_904_223
                 return UInt8(truncatingIfNeeded: state >> 24)
             }
-            let image = try VisionImage(copying: bytes, width: width, height: height, format: .nv12(.video))
+            let image = try VisionImage(copying: bytes, width: width, height: height, format: format)
             let roi = NormalizedRect(xCenter: 0.52, yCenter: 0.47, width: 0.3, height: 0.5, rotation: 0.4)
             let options = ImageToTensorOptions(width: 192, height: 192, keepAspectRatio: true)
             let buffer = UnsafeMutableBufferPointer<Float>.allocate(capacity: options.elementCount)

@@ -69,35 +69,34 @@ struct CropSampler: PixelSourceVisitor {
             let fx = Int32(truncatingIfNeeded: X & 31), fy = Int32(truncatingIfNeeded: Y & 31)
             let w00 = (32 &- fx) &* (32 &- fy) &* 32, w01 = fx &* (32 &- fy) &* 32
             let w10 = (32 &- fx) &* fy &* 32, w11 = fx &* fy &* 32
-            var p00: SIMD4<Int32>, p01: SIMD4<Int32>, p10: SIMD4<Int32>, p11: SIMD4<Int32>
+            let p00: RGB, p01: RGB, p10: RGB, p11: RGB
             if ix >= 0, iy >= 0, ix < w1, iy < h1 {
-                p00 = s.rgba(ix, iy)
-                p01 = s.rgba(ix &+ 1, iy)
-                p10 = s.rgba(ix, iy &+ 1)
-                p11 = s.rgba(ix &+ 1, iy &+ 1)
+                p00 = s.rgb(ix, iy)
+                p01 = s.rgb(ix &+ 1, iy)
+                p10 = s.rgb(ix, iy &+ 1)
+                p11 = s.rgb(ix &+ 1, iy &+ 1)
             } else if replicate {
                 let x0 = min(max(ix, 0), w1), x1 = min(max(ix &+ 1, 0), w1)
                 let y0 = min(max(iy, 0), h1), y1 = min(max(iy &+ 1, 0), h1)
-                p00 = s.rgba(x0, y0)
-                p01 = s.rgba(x1, y0)
-                p10 = s.rgba(x0, y1)
-                p11 = s.rgba(x1, y1)
+                p00 = s.rgb(x0, y0)
+                p01 = s.rgb(x1, y0)
+                p10 = s.rgb(x0, y1)
+                p11 = s.rgb(x1, y1)
             } else {
                 let in0 = ix >= 0 && ix < w, in1 = ix >= -1 && ix < w1
                 let jn0 = iy >= 0 && iy < h, jn1 = iy >= -1 && iy < h1
-                p00 = in0 && jn0 ? s.rgba(ix, iy) : .zero
-                p01 = in1 && jn0 ? s.rgba(ix &+ 1, iy) : .zero
-                p10 = in0 && jn1 ? s.rgba(ix, iy &+ 1) : .zero
-                p11 = in1 && jn1 ? s.rgba(ix &+ 1, iy &+ 1) : .zero
+                p00 = in0 && jn0 ? s.rgb(ix, iy) : (0, 0, 0)
+                p01 = in1 && jn0 ? s.rgb(ix &+ 1, iy) : (0, 0, 0)
+                p10 = in0 && jn1 ? s.rgb(ix, iy &+ 1) : (0, 0, 0)
+                p11 = in1 && jn1 ? s.rgb(ix &+ 1, iy &+ 1) : (0, 0, 0)
             }
-            var acc = p00 &* SIMD4(repeating: w00)
-            acc &+= p01 &* SIMD4(repeating: w01)
-            acc &+= p10 &* SIMD4(repeating: w10)
-            acc &+= p11 &* SIMD4(repeating: w11)
-            acc = (acc &+ 16384) &>> 15
-            o[0] = lut[Int(acc.x)]
-            o[1] = lut[Int(acc.y)]
-            o[2] = lut[Int(acc.z)]
+            // Scalar per channel: SSE2 has no 32-bit vector multiply (LLVM emits a shuffle sequence).
+            let r = p00.r &* w00 &+ p01.r &* w01 &+ p10.r &* w10 &+ p11.r &* w11
+            let g = p00.g &* w00 &+ p01.g &* w01 &+ p10.g &* w10 &+ p11.g &* w11
+            let b = p00.b &* w00 &+ p01.b &* w01 &+ p10.b &* w10 &+ p11.b &* w11
+            o[0] = lut[Int((r &+ 16384) &>> 15)]
+            o[1] = lut[Int((g &+ 16384) &>> 15)]
+            o[2] = lut[Int((b &+ 16384) &>> 15)]
             o += 3
         }
     }

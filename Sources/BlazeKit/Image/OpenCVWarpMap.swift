@@ -100,36 +100,36 @@ struct OpenCVWarpMap: Sendable {
             let xd = Double(x)
             let x0 = m0 * xd + m1 * y + m2, y0 = m3 * xd + m4 * y + m5, w0 = m6 * xd + m7 * y + m8
             let count = min(blockWidth, width - x)
-            // W = W0 + M6·x1 is monotonic in x1 (so is its rounding): when it is W0 at both ends
-            // of the block (M6 is ~1e-18 in practice) it is W0 throughout, one division per block.
-            if w0 + m6 * Double(count - 1) == w0 {
-                let scale = w0 != 0 ? 32 / w0 : 0
-                for x1 in 0..<count {
-                    let t = Double(x1)
-                    xs[x + x1] = Self.round((x0 + m0 * t) * scale)
-                    ys[x + x1] = Self.round((y0 + m3 * t) * scale)
+            // Two pixels per step, one per lane: the same operations as OpenCV's scalar loop. The
+            // Float32 box corners make M6 nonzero, so W, and the division, vary along the row.
+            var x1 = 0
+            while x1 < count {
+                let t = SIMD2(Double(x1), Double(min(x1 + 1, count - 1)))
+                let w = SIMD2(repeating: w0) + m6 * t
+                let scale = (32 / w).replacing(with: 0, where: w .== 0)
+                let px = Self.round((SIMD2(repeating: x0) + m0 * t) * scale)
+                let py = Self.round((SIMD2(repeating: y0) + m3 * t) * scale)
+                xs[x + x1] = px.0
+                ys[x + x1] = py.0
+                if x1 + 1 < count {
+                    xs[x + x1 + 1] = px.1
+                    ys[x + x1 + 1] = py.1
                 }
-            } else {
-                for x1 in 0..<count {
-                    let t = Double(x1)
-                    let w = w0 + m6 * t
-                    let scale = w != 0 ? 32 / w : 0
-                    xs[x + x1] = Self.round((x0 + m0 * t) * scale)
-                    ys[x + x1] = Self.round((y0 + m3 * t) * scale)
-                }
+                x1 += 2
             }
             x += blockWidth
         }
     }
 
     /// `saturate_cast<int>` after OpenCV's clamp `max(INT_MIN, min(INT_MAX, v))` (NaN becomes
-    /// INT_MAX, as that order makes it): round half to even. Adding and subtracting 1.5·2⁵² rounds
-    /// to nearest even in the default rounding mode without a libm call.
+    /// INT_MAX, as that order makes it), per lane: round half to even. Adding 1.5·2⁵² rounds to
+    /// nearest even in the default rounding mode and leaves the result in the low 32 bits, read
+    /// by reinterpreting the bits (a vector Double-to-Int conversion is a per-lane call).
     @inline(__always)
-    static func round(_ v: Double) -> Int {
-        let upper = v < 2_147_483_647 ? v : 2_147_483_647
-        let s = -2_147_483_648 < upper ? upper : -2_147_483_648
-        let magic = 6_755_399_441_055_744.0
-        return Int((s + magic) - magic)
+    static func round(_ v: SIMD2<Double>) -> (Int, Int) {
+        let upper = v.replacing(with: 2_147_483_647, where: .!(v .< 2_147_483_647))
+        let s = upper.replacing(with: -2_147_483_648, where: .!(-2_147_483_648 .< upper))
+        let bits = unsafeBitCast(s + 6_755_399_441_055_744.0, to: SIMD2<Int64>.self)
+        return (Int(Int32(truncatingIfNeeded: bits.x)), Int(Int32(truncatingIfNeeded: bits.y)))
     }
 }

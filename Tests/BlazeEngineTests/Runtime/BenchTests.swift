@@ -60,7 +60,8 @@ import Testing
         #expect(
             Set(pipelines.keys) == [
                 "faces_fast", "faces_accurate", "faces_all", "hands_image", "hands_video_tracked",
-                "face_landmarker_image", "face_landmarker_video_tracked", "gestures_video_tracked", "crop_nv12_720p_192"
+                "face_landmarker_image", "face_landmarker_video_tracked", "gestures_video_tracked", "crop_nv12_720p_192",
+                "crop_rgb_720p_192"
             ])
         #expect((object["peak_rss_mb"] as? Double ?? 0) > 0)
         let models = try #require(object["models"] as? [String: [String: Any]])
