@@ -15,7 +15,8 @@ import Foundation
 ///   frame after the first is tracked (face detection skipped);
 /// - `gestures_video_tracked`: `GestureRecognizer` (the bundled canned gestures), numHands 2, in
 ///   video mode on woman_sitting_street with increasing timestamps (hands tracked);
-/// - `crop_nv12_720p_192`: a rotated 192×192 crop of a 1280×720 NV12 frame (the S1 sampler);
+/// - `crop_nv12_720p_192`: a rotated 192×192 crop of a 1280×720 NV12 frame (the S1 sampler, its
+///   rows split over the threads as in the pipelines);
 /// - `crop_rgb_720p_192`: the same crop of the same frame size in packed RGB (decoded photos).
 enum PipelineBench {
     static let names = [
@@ -127,7 +128,8 @@ enum PipelineBench {
             let buffer = UnsafeMutableBufferPointer<Float>.allocate(capacity: options.elementCount)
             // The buffer lives as long as the closure, i.e. for the whole measurement.
             let holder = BufferHolder(buffer)
-            return { _ = try image.toTensor(roi: roi, options: options, into: holder.buffer) }
+            let workers = WorkerPool(threadCount: threads)
+            return { _ = try image.toTensor(roi: roi, options: options, into: holder.buffer, workers: workers) }
         default:
             throw BlazeError(.invalidInput, "unknown pipeline \(name); one of \(names.joined(separator: ", "))")
         }

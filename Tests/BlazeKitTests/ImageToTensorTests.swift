@@ -26,6 +26,29 @@ import Testing
         }
     }
 
+    /// The crop split over a session's threads gives the single-threaded tensor, for every
+    /// format, border and orientation, with more and fewer rows than bands.
+    @Test(arguments: [1, 2, 3, 8])
+    func rowsSplitOverThreadsGiveTheSameTensor(threads: Int) throws {
+        let workers = WorkerPool(threadCount: threads)
+        let roi = NormalizedRect(xCenter: 0.55, yCenter: 0.45, width: 0.9, height: 0.7, rotation: 0.6)
+        for format in PixelFormat.allFormats {
+            for (border, orientation) in [(BorderMode.zero, ImageOrientation.up), (.replicate, .leftMirrored)] {
+                var image = try randomImage(53, 41, format, seed: 5)
+                image.orientation = orientation
+                for (width, height) in [(37, 29), (6, 3)] {
+                    let options = ImageToTensorOptions(width: width, height: height, keepAspectRatio: true, borderMode: border)
+                    let single = try image.toTensor(roi: roi, options: options).tensor
+                    var split = [Float](repeating: .nan, count: options.elementCount)
+                    try split.withUnsafeMutableBufferPointer {
+                        _ = try image.toTensor(roi: roi, options: options, into: $0, workers: workers)
+                    }
+                    #expect(split == single, "\(format) \(border) \(orientation) \(width)×\(height)")
+                }
+            }
+        }
+    }
+
     @Test func wholeImageEqualsFullROI() throws {
         for o in ImageOrientation.allCases {
             var image = try randomImage(23, 17, .nv12(.video))

@@ -132,6 +132,9 @@ public final class Session {
     public var inputBuffers: [UnsafeMutableBufferPointer<Float>] { inputPointers }
     /// The arena memory of each graph output (valid until the next run, while the session lives).
     public var outputBuffers: [UnsafeBufferPointer<Float>] { outputPointers }
+    /// The session's threads, for a pipeline's own work between runs (its input crop): never
+    /// while the session runs, and from one thread at a time, as the session itself.
+    package var workers: WorkerPool { pool }
 
     func execute() {
         switch kernels {

@@ -46,7 +46,7 @@ struct FaceDetectorConfiguration: Sendable {
     func detect(in image: VisionImage, session: Session, minScore: Float? = nil) throws
         -> (detections: [Detection], transform: ImageToTensorTransform)
     {
-        let transform = try image.toTensor(roi: nil, options: detectorCrop, into: session.inputBuffers[0])
+        let transform = try image.toTensor(roi: nil, options: detectorCrop, into: session.inputBuffers[0], workers: session.workers)
         session.runInPlace()
         let outputs = session.outputBuffers
         let detections = try decodeDetections(

@@ -13,7 +13,8 @@ enum FaceMeshStages {
         guard roi.xCenter.isFinite, roi.yCenter.isFinite, roi.rotation.isFinite, roi.width.isFinite, roi.height.isFinite,
             roi.width > 0, roi.height > 0
         else { return nil }
-        let transform = try image.toTensor(roi: roi, options: FaceDetectorConfiguration.meshCrop, into: session.inputBuffers[0])
+        let transform = try image.toTensor(
+            roi: roi, options: FaceDetectorConfiguration.meshCrop, into: session.inputBuffers[0], workers: session.workers)
         session.runInPlace()
         let outputs = session.outputBuffers
         let presence = sigmoid(outputs[1][0])

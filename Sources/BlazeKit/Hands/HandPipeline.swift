@@ -34,7 +34,7 @@ struct HandPipeline: Sendable {
     func detectHandROIs(in image: VisionImage, region: NormalizedRect?, session: Session) throws -> [NormalizedRect] {
         let transform: ImageToTensorTransform
         do {
-            transform = try image.toTensor(roi: region, options: Self.palmCrop, into: session.inputBuffers[0])
+            transform = try image.toTensor(roi: region, options: Self.palmCrop, into: session.inputBuffers[0], workers: session.workers)
         } catch {
             throw HandLandmarkerError.invalidImage("\(error)", underlying: error as? BlazeError)
         }
@@ -75,7 +75,7 @@ struct HandPipeline: Sendable {
     /// (`presence > minHandPresenceConfidence` keeps it).
     func landmarks(in image: VisionImage, roi: NormalizedRect, session: Session) throws -> DecodedHand? {
         do {
-            try image.toTensor(roi: roi, options: Self.landmarkCrop, into: session.inputBuffers[0])
+            try image.toTensor(roi: roi, options: Self.landmarkCrop, into: session.inputBuffers[0], workers: session.workers)
         } catch {
             throw HandLandmarkerError.invalidImage("\(error)", underlying: error as? BlazeError)
         }

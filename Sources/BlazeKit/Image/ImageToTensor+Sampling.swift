@@ -1,4 +1,6 @@
+import BlazeEngine
 import Foundation
+
 // The crop's hot loop: OpenCV's warpPerspective(INTER_LINEAR) fixed-point bilinear (§S1 step 5)
 // at OpenCV's own sample positions (`OpenCVWarpMap`), with the orientation folded into the
 // integer map.
@@ -12,10 +14,12 @@ struct CropSampler: PixelSourceVisitor {
     let replicate: Bool
     let scale: Float, lo: Float
     let output: UnsafeMutablePointer<Float>
+    /// Threads to split the rows over (nil: the caller's only).
+    let workers: WorkerPool?
 
     init(
         image: VisionImage, transform t: ImageToTensorTransform, options: ImageToTensorOptions,
-        output: UnsafeMutablePointer<Float>
+        output: UnsafeMutablePointer<Float>, workers: WorkerPool?
     ) {
         storedWidth = image.width
         storedHeight = image.height
@@ -32,16 +36,28 @@ struct CropSampler: PixelSourceVisitor {
         lo = options.outputRange.lowerBound
         scale = (options.outputRange.upperBound - lo) / 255
         self.output = output
+        self.workers = workers
     }
 
     func visit<S: PixelSource>(_ source: S) {
-        var lut = [Float](repeating: 0, count: 256)
-        for p in 0..<256 { lut[p] = Float(p) * scale + lo }
+        let lut = (0..<256).map { Float($0) * scale + lo }
+        guard let workers, workers.threadCount > 1, th > 1 else {
+            sampleRows(source, 0..<th, lut: lut)
+            return
+        }
+        // Each row depends only on its own sample positions, so any split gives the same tensor.
+        // A few bands per thread let a thread that finishes early take another's.
+        let bands = min(th, workers.threadCount * 4)
+        let job = CropRowsJob { sampleRows(source, WorkerPool.part($0, of: bands, count: th), lut: lut) }
+        workers.run(job, taskCount: bands)
+    }
+
+    func sampleRows<S: PixelSource>(_ source: S, _ rows: Range<Int>, lut: [Float]) {
         var xs = [Int](repeating: 0, count: tw), ys = [Int](repeating: 0, count: tw)
         lut.withUnsafeBufferPointer { lut in
             xs.withUnsafeMutableBufferPointer { xs in
                 ys.withUnsafeMutableBufferPointer { ys in
-                    for v in 0..<th {
+                    for v in rows {
                         warp.row(v, xs: xs.baseAddress!, ys: ys.baseAddress!)
                         sampleRow(
                             source, xs: xs.baseAddress!, ys: ys.baseAddress!, lut: lut.baseAddress!,
@@ -100,4 +116,12 @@ struct CropSampler: PixelSourceVisitor {
             o += 3
         }
     }
+}
+
+/// The crop's bands of rows as a `WorkerPool` job. The closure is made where the pixel source's
+/// type is known, so the sampling loop inside it is specialised for the format.
+private final class CropRowsJob: ParallelJob {
+    let band: (Int) -> Void
+    init(_ band: @escaping (Int) -> Void) { self.band = band }
+    func runTask(_ index: Int) { band(index) }
 }

@@ -87,6 +87,16 @@ extension VisionImage {
         roi: NormalizedRect? = nil, options: ImageToTensorOptions,
         into buffer: UnsafeMutableBufferPointer<Float>
     ) throws -> ImageToTensorTransform {
+        try toTensor(roi: roi, options: options, into: buffer, workers: nil)
+    }
+
+    /// `toTensor(roi:options:into:)` with the rows split over `workers` (a session's threads;
+    /// the same values at any thread count).
+    @discardableResult
+    package func toTensor(
+        roi: NormalizedRect?, options: ImageToTensorOptions, into buffer: UnsafeMutableBufferPointer<Float>,
+        workers: WorkerPool?
+    ) throws -> ImageToTensorTransform {
         let tw = options.width, th = options.height
         guard tw > 0, th > 0, tw <= 16384, th <= 16384 else {
             throw BlazeError(.invalidInput, "tensor size \(tw)×\(th) is outside 1…16384")
@@ -97,7 +107,7 @@ extension VisionImage {
         let lo = options.outputRange.lowerBound, hi = options.outputRange.upperBound
         guard lo.isFinite, hi.isFinite else { throw BlazeError(.invalidInput, "output range \(lo)…\(hi) is not finite") }
         let transform = try tensorTransform(roi: roi, options: options)
-        withPixelSource(CropSampler(image: self, transform: transform, options: options, output: out))
+        withPixelSource(CropSampler(image: self, transform: transform, options: options, output: out, workers: workers))
         return transform
     }
 
