@@ -115,8 +115,8 @@ enum PipelineBench {
             }
         case "crop_nv12_720p_192", "crop_rgb_720p_192":
             let width = 1280, height = 720
-            let format: PixelFormat = name == "crop_rgb_720p_192" ? .rgb8 : .nv12(.video)
-            let byteCount = name == "crop_rgb_720p_192" ? width * height * 3 : width * height * 3 / 2
+            let (format, byteCount): (PixelFormat, Int) =
+                name == "crop_rgb_720p_192" ? (.rgb8, width * height * 3) : (.nv12(.video), width * height * 3 / 2)
             var state: UInt32 = 0x9E37_79B9
             let bytes = (0..<byteCount).map { _ -> UInt8 in
                 state = state &* 1_664_525 &+ 1_013_904_223
