@@ -76,6 +76,13 @@ public final class Model: @unchecked Sendable {
         Session(model: self, kernels: kernels, threads: threads)
     }
 
+    /// A session that runs on `workers`, shared with other sessions that are never run at the
+    /// same time (one pipeline's nets, run one after the other): idle pools' threads spinning
+    /// beside a running one would take its cores.
+    package func makeSession(sharing workers: WorkerPool) -> Session {
+        Session(model: self, kernels: .optimized, workers: workers)
+    }
+
     /// Runs the model once on `inputs` (one flat row-major array per graph input, in order) and
     /// returns one flat array per output. Thread-safe; makes a session (and its threads) per call,
     /// so prefer a `Session` for repeated runs.

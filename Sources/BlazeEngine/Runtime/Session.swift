@@ -40,10 +40,12 @@ public final class Session {
 
     /// Binds the model's lowering for `kernels` to a new arena and the model's weights; packs conv
     /// weights the model has not packed yet.
-    init(model: Model, kernels: KernelSet, threads: Int? = nil) {
+    /// `workers`: a pool this session shares with others run one at a time (its thread count wins
+    /// over `threads`); nil makes the session its own.
+    init(model: Model, kernels: KernelSet, threads: Int? = nil, workers: WorkerPool? = nil) {
         self.model = model
         self.kernels = kernels
-        let threads = min(max(threads ?? Self.defaultThreadCount, 1), 256)
+        let threads = workers?.threadCount ?? min(max(threads ?? Self.defaultThreadCount, 1), 256)
         self.threads = threads
         let graph = model.graph
         let lowered = model.lowering(for: kernels)
@@ -99,7 +101,7 @@ public final class Session {
         }
         self.steps = steps
         plannedSteps = planned
-        pool = WorkerPool(threadCount: kernels == .optimized ? threads : 1)
+        pool = kernels == .optimized ? workers ?? WorkerPool(threadCount: threads) : WorkerPool(threadCount: 1)
         inputViews = graph.inputs.map(view)
         outputViews = graph.outputs.map(view)
         inputPointers = inputViews.map { UnsafeMutableBufferPointer(start: $0.data, count: $0.count) }

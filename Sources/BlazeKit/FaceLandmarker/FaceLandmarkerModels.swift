@@ -88,8 +88,6 @@ struct FaceLandmarkerModels: Sendable {
     }
 
     func makeSessions(threads: Int?) -> FaceSessions {
-        FaceSessions(
-            detector: detector.makeSession(threads: threads), mesh: mesh.makeSession(threads: threads),
-            blendshapes: blendshapes?.makeSession(threads: threads))
+        FaceSessions(detector: detector, mesh: mesh, blendshapes: blendshapes, threads: threads)
     }
 }

@@ -53,10 +53,7 @@ struct FaceNets: Sendable {
     }
 
     func makeSessions() -> FaceSessions {
-        FaceSessions(
-            detector: detector.makeSession(threads: threadCount),
-            mesh: mesh?.makeSession(threads: threadCount),
-            blendshapes: blendshapes?.makeSession(threads: threadCount))
+        FaceSessions(detector: detector, mesh: mesh, blendshapes: blendshapes, threads: threadCount)
     }
 }
 
@@ -71,9 +68,11 @@ final class FaceSessions: @unchecked Sendable {
     let mesh: Session?
     let blendshapes: Session?
 
-    init(detector: Session, mesh: Session?, blendshapes: Session?) {
-        self.detector = detector
-        self.mesh = mesh
-        self.blendshapes = blendshapes
+    /// Sessions of the nets given, on one set of `threads` threads: the nets run one after the other.
+    init(detector: Model, mesh: Model?, blendshapes: Model?, threads: Int?) {
+        let workers = WorkerPool(threadCount: threads ?? Session.defaultThreadCount)
+        self.detector = detector.makeSession(sharing: workers)
+        self.mesh = mesh?.makeSession(sharing: workers)
+        self.blendshapes = blendshapes?.makeSession(sharing: workers)
     }
 }

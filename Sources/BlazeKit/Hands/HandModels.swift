@@ -99,19 +99,20 @@ struct HandModels: Sendable {
 /// One palm session and one landmark session: what one call needs to run the pipeline.
 /// Not thread-safe; a `SessionPool` lends each to one call at a time.
 final class HandSessions {
+    /// The threads of every net below, which run one after the other.
+    let workers: WorkerPool
     let palm: Session
     /// Runs one hand's landmark net over all the threads.
     let landmark: Session
     /// With several threads and hands: one single-threaded landmark session per hand that runs
-    /// at once, and the pool that runs them side by side (`HandPipeline.landmarks(in:rois:sessions:)`).
+    /// at once on `workers` (`HandPipeline.landmarks(in:rois:sessions:)`).
     let handLandmarks: [Session]
-    let handPool: WorkerPool?
 
     init(models: HandModels, threads: Int?, numHands: Int) {
-        palm = models.palm.makeSession(threads: threads)
-        landmark = models.landmark.makeSession(threads: threads)
-        let sideBySide = min(landmark.threads, numHands)
+        workers = WorkerPool(threadCount: threads ?? Session.defaultThreadCount)
+        palm = models.palm.makeSession(sharing: workers)
+        landmark = models.landmark.makeSession(sharing: workers)
+        let sideBySide = min(workers.threadCount, numHands)
         handLandmarks = sideBySide > 1 ? (0..<sideBySide).map { _ in models.landmark.makeSession(threads: 1) } : []
-        handPool = sideBySide > 1 ? WorkerPool(threadCount: sideBySide) : nil
     }
 }

@@ -57,17 +57,17 @@ struct HandPipeline: Sendable {
             .filter { !$0.isEmptySentinel && $0.width > 0 && $0.height > 0 && $0.xCenter.isFinite && $0.yCenter.isFinite }
     }
 
-    /// The hands in `rois`, in order (nil where the presence test failed). Several hands with a
-    /// `handPool` run side by side, each on its own single-threaded session: in the pipeline that
+    /// The hands in `rois`, in order (nil where the presence test failed). Several hands with
+    /// several threads run side by side, each on its own single-threaded session: in the pipeline that
     /// scales with the threads where one net over all of them did not (docs/tuning.md, "Hands
     /// side by side"). Either way the values are the same (the kernels give the same results at
     /// every thread count).
     func landmarks(in image: VisionImage, rois: [NormalizedRect], sessions: HandSessions) throws -> [DecodedHand?] {
-        guard rois.count > 1, let pool = sessions.handPool else {
+        guard rois.count > 1, !sessions.handLandmarks.isEmpty else {
             return try rois.map { try landmarks(in: image, roi: $0, session: sessions.landmark) }
         }
         let job = HandLandmarksJob(pipeline: self, image: image, rois: rois, sessions: sessions.handLandmarks)
-        pool.run(job, taskCount: sessions.handLandmarks.count)
+        sessions.workers.run(job, taskCount: sessions.handLandmarks.count)
         return try job.results()
     }
 

@@ -29,6 +29,30 @@ import Testing
         }
     }
 
+    /// A pipeline's nets on one pool (`makeSession(sharing:)`), run in turn: each gives its
+    /// single-threaded outputs, and runs on the pool's threads.
+    @Test func sessionsSharingOnePoolGiveTheirOwnOutputs() throws {
+        let fixtures = try Self.fixtures.get()
+        let models: [BundledModel] = [.palmDetectionLite, .handLandmarkLite, .faceBlendshapes]
+        var expected: [[[Float]]] = []
+        var inputs: [[Float]] = []
+        for model in models {
+            let caseName = try #require(fixtures.nets[model.rawValue]?.cases.first { $0.name.hasPrefix("photo_") }?.name)
+            inputs.append(try fixtures.input(model.rawValue, caseName).values)
+            expected.append(try model.load().makeSession(threads: 1).run([inputs.last!]))
+        }
+        let workers = WorkerPool(threadCount: 3)
+        let sessions = try models.map { try $0.load().makeSession(sharing: workers) }
+        for round in 0..<2 {
+            for (k, session) in sessions.enumerated() {
+                #expect(session.threads == 3 && session.workers === workers)
+                for (o, (a, b)) in zip(try session.run([inputs[k]]), expected[k]).enumerated() {
+                    PlannedStepTestKit.expectBitwise(a, b, "\(models[k].rawValue) output \(o), round \(round), shared pool")
+                }
+            }
+        }
+    }
+
     @Test func defaultThreadCountIsEveryCore() throws {
         let session = try BundledModel.faceBlendshapes.load().makeSession()
         #expect(session.threads == Session.defaultThreadCount)

@@ -99,4 +99,14 @@ struct FaceLandmarkerOptionsTests {
             try landmarker.detect(image: try FaceTestData.image("grace_hopper.jpg"))
         }
     }
+
+    /// `numThreads` threads for one call's three nets, which run one after the other on them.
+    @Test func oneCallsNetsShareOneSetOfThreads() throws {
+        var options = FaceLandmarkerOptions()
+        options.outputFaceBlendshapes = true
+        let sessions = try FaceLandmarkerModels.load(options).makeSessions(threads: 3)
+        let blendshapes = try #require(sessions.blendshapes)
+        #expect(sessions.detector.threads == 3)
+        #expect(sessions.mesh?.workers === sessions.detector.workers && blendshapes.workers === sessions.detector.workers)
+    }
 }

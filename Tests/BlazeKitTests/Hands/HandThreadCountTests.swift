@@ -35,4 +35,17 @@ struct HandThreadCountTests {
         #expect(runs[0].allSatisfy { $0.landmarks.count == 2 }, "both hands on every frame")
         #expect(runs[1] == runs[0] && runs[2] == runs[0])
     }
+
+    /// One call's nets run on one set of threads: idle pools beside the running one would spin on
+    /// its cores. The side-by-side sessions are single-threaded and run on those same threads.
+    @Test(arguments: [(1, 2, 0), (3, 2, 2), (3, 4, 3), (2, 1, 0)])
+    func oneCallsNetsShareOneSetOfThreads(threads: Int, numHands: Int, sideBySide: Int) throws {
+        var options = HandLandmarkerOptions()
+        options.modelVariant = .lite
+        let sessions = HandSessions(models: try HandModels.load(options), threads: threads, numHands: numHands)
+        #expect(sessions.workers.threadCount == threads)
+        #expect(sessions.palm.workers === sessions.workers && sessions.landmark.workers === sessions.workers)
+        #expect(sessions.handLandmarks.count == sideBySide)
+        #expect(sessions.handLandmarks.allSatisfy { $0.threads == 1 })
+    }
 }
