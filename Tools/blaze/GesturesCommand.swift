@@ -66,6 +66,26 @@ struct GesturesCommand: Sendable {
         list.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } } ?? []
     }
 
+    /// Converts the bundle at `path` into `folder`; returns the file names written. A `.tflite`
+    /// model or a bundle without the gesture nets (another task's) is refused by name here: the
+    /// recognizer would only see a scratch folder.
+    private static func convertBundle(_ path: String, into folder: URL) throws -> [String] {
+        let bytes = [UInt8](try FileDescriptorIO.readFile(path: path, kind: "a .task bundle"))
+        if ModelConversion.contentKind(bytes) == .tflite {
+            throw UsageError("\(path) is one .tflite model, not a .task bundle: --task takes a gesture recognizer bundle")
+        }
+        let files = try ModelConversion.convertTaskBundle(
+            bytes: bytes, bundleName: (path as NSString).lastPathComponent, outputDirectory: folder
+        ).map(\.lastPathComponent)
+        let missing = GestureModels.requiredFiles.filter { !files.contains($0) }
+        guard missing.isEmpty else {
+            let held = files.map { ($0 as NSString).deletingPathExtension }.sorted().joined(separator: ", ")
+            let wanted = missing.map { ($0 as NSString).deletingPathExtension }.joined(separator: " and ")
+            throw UsageError("\(path) is not a gesture recognizer bundle: it holds \(held), without \(wanted)")
+        }
+        return files
+    }
+
     func run() throws -> Int32 {
         var options = self.options
         var scratch: URL?
@@ -73,12 +93,10 @@ struct GesturesCommand: Sendable {
         if let task {
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("blaze-gestures-\(getpid())-\(UUID().uuidString)")
             scratch = folder
-            let bytes = [UInt8](try FileDescriptorIO.readFile(path: task, kind: "a .task bundle"))
-            try ModelConversion.convertTaskBundle(bytes: bytes, bundleName: (task as NSString).lastPathComponent, outputDirectory: folder)
+            let files = try Self.convertBundle(task, into: folder)
             options.baseOptions.modelAssetPath = folder.path
             // The lists name the custom classifier's labels; a canned-only bundle has no labels.
-            let hasCustom = FileManager.default.fileExists(atPath: folder.appendingPathComponent("custom_gesture_classifier.bkm").path)
-            if hasCustom {
+            if files.contains(GestureModels.customFile) {
                 options.customGesturesClassifierOptions.categoryAllowlist = allow
                 options.customGesturesClassifierOptions.categoryDenylist = deny
             } else {

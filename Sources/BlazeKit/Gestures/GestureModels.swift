@@ -6,7 +6,7 @@ import Foundation
 /// Model Maker bundle, the custom classifier, each checked for MediaPipe's shapes, with the
 /// classifiers' labels and score thresholds from their metadata (`output.0.labels`,
 /// `output.0.score_threshold`, written by the converter).
-struct GestureModels: Sendable {
+package struct GestureModels: Sendable {
     let embedder: Model
     let canned: Model
     let custom: Model?
@@ -15,7 +15,9 @@ struct GestureModels: Sendable {
 
     static let embedderFile = "gesture_embedder.bkm"
     static let cannedFile = "canned_gesture_classifier.bkm"
-    static let customFile = "custom_gesture_classifier.bkm"
+    package static let customFile = "custom_gesture_classifier.bkm"
+    /// What a converted bundle must hold (`customFile` is optional).
+    package static let requiredFiles = [embedderFile, cannedFile]
     static let embeddingSize = 128
 
     /// The canned classifier's class names, in its output order, as MediaPipe documents them

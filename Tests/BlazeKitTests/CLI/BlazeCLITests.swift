@@ -146,6 +146,16 @@ struct BlazeCLITests {
         }
         let folder = try blaze(["gestures", "--task", RepoPaths.root.path, image("grace_hopper.jpg")])
         #expect(folder.status == 1 && folder.stderr.contains("is a directory, not a .task bundle"), "\(folder.stderr)")
+        // Another model file: named for what it is, not for the scratch folder it was converted into.
+        let sources = RepoPaths.root.appendingPathComponent("Models/sources")
+        let tflite = try blaze(["gestures", "--task", sources.appendingPathComponent("hand_landmark_lite.tflite").path, image("grace_hopper.jpg")])
+        #expect(tflite.status == 1 && tflite.stderr.contains("hand_landmark_lite.tflite is one .tflite model, not a .task bundle"), "\(tflite.stderr)")
+        let faces = try blaze(["gestures", "--task", sources.appendingPathComponent("face_landmarker.task").path, image("grace_hopper.jpg")])
+        #expect(
+            faces.status == 1 && faces.stdout.isEmpty
+                && faces.stderr.contains(
+                    "face_landmarker.task is not a gesture recognizer bundle: it holds face_blendshapes, face_detector, face_landmarks_detector, without gesture_embedder and canned_gesture_classifier"),
+            "\(faces.stderr)")
     }
 
     @Test func handsVideoFromStdin() throws {
