@@ -154,7 +154,8 @@ struct BlazeCLITests {
         #expect(
             faces.status == 1 && faces.stdout.isEmpty
                 && faces.stderr.contains(
-                    "face_landmarker.task is not a gesture recognizer bundle: it holds face_blendshapes, face_detector, face_landmarks_detector, without gesture_embedder and canned_gesture_classifier"),
+                    "face_landmarker.task is not a gesture recognizer bundle: it holds face_blendshapes, face_detector, face_landmarks_detector, without gesture_embedder and canned_gesture_classifier"
+                ),
             "\(faces.stderr)")
     }
 
