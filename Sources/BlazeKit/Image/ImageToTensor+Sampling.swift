@@ -68,53 +68,72 @@ struct CropSampler: PixelSourceVisitor {
         }
     }
 
-    /// Samples one tensor row from upright 1/32-pixel coordinates.
+    /// Samples one tensor row from upright 1/32-pixel coordinates. Runs of samples whose four
+    /// pixels are all inside the image take a loop of their own; the others, at the borders,
+    /// go one at a time through `borderPixel`, which keeps the common loop's registers free.
     @inline(__always)
     func sampleRow<S: PixelSource>(
         _ s: S, xs: UnsafePointer<Int>, ys: UnsafePointer<Int>,
         lut: UnsafePointer<Float>, out: UnsafeMutablePointer<Float>
     ) {
+        let w1 = storedWidth &- 1, h1 = storedHeight &- 1
+        let m = map
+        var u = 0
+        while u < tw {
+            while u < tw {
+                let xu = xs[u], yu = ys[u]
+                let X = m.a &* xu &+ m.b &* yu &+ m.tx
+                let Y = m.c &* xu &+ m.d &* yu &+ m.ty
+                let ix = X >> 5, iy = Y >> 5
+                guard ix >= 0, iy >= 0, ix < w1, iy < h1 else { break }
+                let fx = Int32(truncatingIfNeeded: X & 31), fy = Int32(truncatingIfNeeded: Y & 31)
+                store(
+                    s.rgb(ix, iy), s.rgb(ix &+ 1, iy), s.rgb(ix, iy &+ 1), s.rgb(ix &+ 1, iy &+ 1), fx: fx, fy: fy, lut: lut,
+                    out: out + u &* 3)
+                u &+= 1
+            }
+            if u < tw {
+                borderPixel(s, xu: xs[u], yu: ys[u], lut: lut, out: out + u &* 3)
+                u &+= 1
+            }
+        }
+    }
+
+    /// One sample with a pixel outside the image: replicated edge or zeros.
+    @inline(never)
+    func borderPixel<S: PixelSource>(_ s: S, xu: Int, yu: Int, lut: UnsafePointer<Float>, out: UnsafeMutablePointer<Float>) {
         let w = storedWidth, h = storedHeight, w1 = w &- 1, h1 = h &- 1
         let m = map
-        var o = out
-        for u in 0..<tw {
-            let xu = xs[u], yu = ys[u]
-            let X = m.a &* xu &+ m.b &* yu &+ m.tx
-            let Y = m.c &* xu &+ m.d &* yu &+ m.ty
-            let ix = X >> 5, iy = Y >> 5
-            let fx = Int32(truncatingIfNeeded: X & 31), fy = Int32(truncatingIfNeeded: Y & 31)
-            let w00 = (32 &- fx) &* (32 &- fy) &* 32, w01 = fx &* (32 &- fy) &* 32
-            let w10 = (32 &- fx) &* fy &* 32, w11 = fx &* fy &* 32
-            let p00: RGB, p01: RGB, p10: RGB, p11: RGB
-            if ix >= 0, iy >= 0, ix < w1, iy < h1 {
-                p00 = s.rgb(ix, iy)
-                p01 = s.rgb(ix &+ 1, iy)
-                p10 = s.rgb(ix, iy &+ 1)
-                p11 = s.rgb(ix &+ 1, iy &+ 1)
-            } else if replicate {
-                let x0 = min(max(ix, 0), w1), x1 = min(max(ix &+ 1, 0), w1)
-                let y0 = min(max(iy, 0), h1), y1 = min(max(iy &+ 1, 0), h1)
-                p00 = s.rgb(x0, y0)
-                p01 = s.rgb(x1, y0)
-                p10 = s.rgb(x0, y1)
-                p11 = s.rgb(x1, y1)
-            } else {
-                let in0 = ix >= 0 && ix < w, in1 = ix >= -1 && ix < w1
-                let jn0 = iy >= 0 && iy < h, jn1 = iy >= -1 && iy < h1
-                p00 = in0 && jn0 ? s.rgb(ix, iy) : (0, 0, 0)
-                p01 = in1 && jn0 ? s.rgb(ix &+ 1, iy) : (0, 0, 0)
-                p10 = in0 && jn1 ? s.rgb(ix, iy &+ 1) : (0, 0, 0)
-                p11 = in1 && jn1 ? s.rgb(ix &+ 1, iy &+ 1) : (0, 0, 0)
-            }
-            // Scalar per channel: SSE2 has no 32-bit vector multiply (LLVM emits a shuffle sequence).
-            let r = p00.r &* w00 &+ p01.r &* w01 &+ p10.r &* w10 &+ p11.r &* w11
-            let g = p00.g &* w00 &+ p01.g &* w01 &+ p10.g &* w10 &+ p11.g &* w11
-            let b = p00.b &* w00 &+ p01.b &* w01 &+ p10.b &* w10 &+ p11.b &* w11
-            o[0] = lut[Int((r &+ 16384) &>> 15)]
-            o[1] = lut[Int((g &+ 16384) &>> 15)]
-            o[2] = lut[Int((b &+ 16384) &>> 15)]
-            o += 3
+        let X = m.a &* xu &+ m.b &* yu &+ m.tx
+        let Y = m.c &* xu &+ m.d &* yu &+ m.ty
+        let ix = X >> 5, iy = Y >> 5
+        let fx = Int32(truncatingIfNeeded: X & 31), fy = Int32(truncatingIfNeeded: Y & 31)
+        if replicate {
+            let x0 = min(max(ix, 0), w1), x1 = min(max(ix &+ 1, 0), w1)
+            let y0 = min(max(iy, 0), h1), y1 = min(max(iy &+ 1, 0), h1)
+            store(s.rgb(x0, y0), s.rgb(x1, y0), s.rgb(x0, y1), s.rgb(x1, y1), fx: fx, fy: fy, lut: lut, out: out)
+        } else {
+            let in0 = ix >= 0 && ix < w, in1 = ix >= -1 && ix < w1
+            let jn0 = iy >= 0 && iy < h, jn1 = iy >= -1 && iy < h1
+            store(
+                in0 && jn0 ? s.rgb(ix, iy) : (0, 0, 0), in1 && jn0 ? s.rgb(ix &+ 1, iy) : (0, 0, 0),
+                in0 && jn1 ? s.rgb(ix, iy &+ 1) : (0, 0, 0), in1 && jn1 ? s.rgb(ix &+ 1, iy &+ 1) : (0, 0, 0),
+                fx: fx, fy: fy, lut: lut, out: out)
         }
+    }
+
+    /// OpenCV's fixed-point bilinear sum of four pixels with 1/32 fractions, through `lut`.
+    @inline(__always)
+    func store(_ p00: RGB, _ p01: RGB, _ p10: RGB, _ p11: RGB, fx: Int32, fy: Int32, lut: UnsafePointer<Float>, out o: UnsafeMutablePointer<Float>) {
+        let w00 = (32 &- fx) &* (32 &- fy) &* 32, w01 = fx &* (32 &- fy) &* 32
+        let w10 = (32 &- fx) &* fy &* 32, w11 = fx &* fy &* 32
+        // Scalar per channel: SSE2 has no 32-bit vector multiply (LLVM emits a shuffle sequence).
+        let r = p00.r &* w00 &+ p01.r &* w01 &+ p10.r &* w10 &+ p11.r &* w11
+        let g = p00.g &* w00 &+ p01.g &* w01 &+ p10.g &* w10 &+ p11.g &* w11
+        let b = p00.b &* w00 &+ p01.b &* w01 &+ p10.b &* w10 &+ p11.b &* w11
+        o[0] = lut[Int((r &+ 16384) &>> 15)]
+        o[1] = lut[Int((g &+ 16384) &>> 15)]
+        o[2] = lut[Int((b &+ 16384) &>> 15)]
     }
 }
 
