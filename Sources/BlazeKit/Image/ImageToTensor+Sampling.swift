@@ -68,9 +68,8 @@ struct CropSampler: PixelSourceVisitor {
         }
     }
 
-    /// Samples one tensor row from upright 1/32-pixel coordinates. Runs of samples whose four
-    /// pixels are all inside the image take a loop of their own; the others, at the borders,
-    /// go one at a time through `borderPixel`, which keeps the common loop's registers free.
+    /// Samples one tensor row from upright 1/32-pixel coordinates. Samples with a pixel outside
+    /// the image go through `borderPixel`, out of line, which keeps this loop's registers free.
     @inline(__always)
     func sampleRow<S: PixelSource>(
         _ s: S, xs: UnsafePointer<Int>, ys: UnsafePointer<Int>,
@@ -78,34 +77,26 @@ struct CropSampler: PixelSourceVisitor {
     ) {
         let w1 = storedWidth &- 1, h1 = storedHeight &- 1
         let m = map
-        var u = 0
-        while u < tw {
-            while u < tw {
-                let xu = xs[u], yu = ys[u]
-                let X = m.a &* xu &+ m.b &* yu &+ m.tx
-                let Y = m.c &* xu &+ m.d &* yu &+ m.ty
-                let ix = X >> 5, iy = Y >> 5
-                guard ix >= 0, iy >= 0, ix < w1, iy < h1 else { break }
-                let fx = Int32(truncatingIfNeeded: X & 31), fy = Int32(truncatingIfNeeded: Y & 31)
-                store(
-                    s.rgb(ix, iy), s.rgb(ix &+ 1, iy), s.rgb(ix, iy &+ 1), s.rgb(ix &+ 1, iy &+ 1), fx: fx, fy: fy, lut: lut,
-                    out: out + u &* 3)
-                u &+= 1
+        for u in 0..<tw {
+            let xu = xs[u], yu = ys[u]
+            let X = m.a &* xu &+ m.b &* yu &+ m.tx
+            let Y = m.c &* xu &+ m.d &* yu &+ m.ty
+            let ix = X >> 5, iy = Y >> 5
+            guard ix >= 0, iy >= 0, ix < w1, iy < h1 else {
+                borderPixel(s, X: X, Y: Y, lut: lut, out: out + u &* 3)
+                continue
             }
-            if u < tw {
-                borderPixel(s, xu: xs[u], yu: ys[u], lut: lut, out: out + u &* 3)
-                u &+= 1
-            }
+            store(
+                s.rgb(ix, iy), s.rgb(ix &+ 1, iy), s.rgb(ix, iy &+ 1), s.rgb(ix &+ 1, iy &+ 1),
+                fx: Int32(truncatingIfNeeded: X & 31), fy: Int32(truncatingIfNeeded: Y & 31), lut: lut, out: out + u &* 3)
         }
     }
 
-    /// One sample with a pixel outside the image: replicated edge or zeros.
+    /// The sample at stored 1/32-pixel position (`X`, `Y`), one of whose pixels is outside the
+    /// image: replicated edge or zeros.
     @inline(never)
-    func borderPixel<S: PixelSource>(_ s: S, xu: Int, yu: Int, lut: UnsafePointer<Float>, out: UnsafeMutablePointer<Float>) {
+    func borderPixel<S: PixelSource>(_ s: S, X: Int, Y: Int, lut: UnsafePointer<Float>, out: UnsafeMutablePointer<Float>) {
         let w = storedWidth, h = storedHeight, w1 = w &- 1, h1 = h &- 1
-        let m = map
-        let X = m.a &* xu &+ m.b &* yu &+ m.tx
-        let Y = m.c &* xu &+ m.d &* yu &+ m.ty
         let ix = X >> 5, iy = Y >> 5
         let fx = Int32(truncatingIfNeeded: X & 31), fy = Int32(truncatingIfNeeded: Y & 31)
         if replicate {
