@@ -83,6 +83,12 @@ public final class Model: @unchecked Sendable {
         Session(model: self, kernels: .optimized, workers: workers)
     }
 
+    /// A pool for `makeSession(sharing:)`: `threads` threads as `makeSession(threads:)` counts
+    /// them (nil: every core).
+    package static func sharedWorkers(threads: Int?) -> WorkerPool {
+        WorkerPool(threadCount: threads ?? Session.defaultThreadCount)
+    }
+
     /// Runs the model once on `inputs` (one flat row-major array per graph input, in order) and
     /// returns one flat array per output. Thread-safe; makes a session (and its threads) per call,
     /// so prefer a `Session` for repeated runs.

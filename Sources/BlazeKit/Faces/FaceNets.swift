@@ -70,7 +70,7 @@ final class FaceSessions: @unchecked Sendable {
 
     /// Sessions of the nets given, on one set of `threads` threads: the nets run one after the other.
     init(detector: Model, mesh: Model?, blendshapes: Model?, threads: Int?) {
-        let workers = WorkerPool(threadCount: threads ?? Session.defaultThreadCount)
+        let workers = Model.sharedWorkers(threads: threads)
         self.detector = detector.makeSession(sharing: workers)
         self.mesh = mesh?.makeSession(sharing: workers)
         self.blendshapes = blendshapes?.makeSession(sharing: workers)

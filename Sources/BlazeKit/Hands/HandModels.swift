@@ -109,7 +109,7 @@ final class HandSessions {
     let handLandmarks: [Session]
 
     init(models: HandModels, threads: Int?, numHands: Int) {
-        workers = WorkerPool(threadCount: threads ?? Session.defaultThreadCount)
+        workers = Model.sharedWorkers(threads: threads)
         palm = models.palm.makeSession(sharing: workers)
         landmark = models.landmark.makeSession(sharing: workers)
         let sideBySide = min(workers.threadCount, numHands)
