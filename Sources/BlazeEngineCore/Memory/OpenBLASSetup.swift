@@ -2,7 +2,9 @@ import COpenBLAS
 import Foundation
 
 /// One-time OpenBLAS configuration, done before the first BLAS call:
-/// - single-threaded (parallelism is ours; OpenBLAS's spinning threads would fight our pool);
+/// - single-threaded (parallelism is ours; OpenBLAS's spinning threads would fight our pool),
+///   and the worker threads its pthreads build started when it loaded are stopped: until they
+///   time out (2²⁸ TSC ticks, about 0.1 s) they poll with `sched_yield`, one per further core;
 /// - on CPUs with AVX-512F where OpenBLAS picked an older kernel set (Debian's 0.3.21 picks
 ///   Prescott on some Xeons, ≈ 5× slower), re-select its SkylakeX kernels — only when the user
 ///   has not set `OPENBLAS_CORETYPE`, which always wins.
@@ -68,8 +70,32 @@ public enum OpenBLAS {
             reselected = true
         }
         openblas_set_num_threads(1)
+        // After `set_num_threads`, which starts the threads again when they are not running.
+        stopServerThreads()
         return (detected, reselected)
     }()
+
+    /// True while OpenBLAS's pthreads server has worker threads; nil when the library has no
+    /// such server (a serial or OpenMP build, or a static link without the symbol).
+    package static var hasServerThreads: Bool? {
+        ensureConfigured()
+        guard let flag = symbol("blas_server_avail") else { return nil }
+        return flag.load(as: Int32.self) != 0
+    }
+
+    /// Joins the pthreads build's workers (`blas_thread_shutdown_`, which forked children call
+    /// too). Looked up at run time: serial builds do not export it. A later
+    /// `openblas_set_num_threads` from elsewhere in the process starts them again.
+    private static func stopServerThreads() {
+        guard let shutdown = symbol("blas_thread_shutdown_") else { return }
+        _ = unsafeBitCast(shutdown, to: (@convention(c) () -> Int32).self)()
+    }
+
+    /// `name` in the process's global symbol scope, where the linked OpenBLAS is.
+    private static func symbol(_ name: String) -> UnsafeMutableRawPointer? {
+        guard let process = dlopen(nil, RTLD_NOW) else { return nil }
+        return dlsym(process, name)
+    }
 
     /// AVX-512F per CPUID (`CPUInfo.hasAVX512F`, the same detection the kernel levels use).
     package static func cpuHasAVX512F() -> Bool { CPUInfo.hasAVX512F }

@@ -239,6 +239,13 @@ import Testing
         #expect(OpenBLAS.reselection(userCoreType: nil, cpuHasAVX512F: false, currentCore: "Prescott") == nil)
     }
 
+    /// Debian's default OpenBLAS (pthreads) starts a worker per further core when it loads; after
+    /// configuration none may be left polling.
+    @Test(.enabled(if: OpenBLAS.hasServerThreads != nil, "an OpenBLAS build with a pthreads server"))
+    func serverThreadsStopped() {
+        #expect(OpenBLAS.hasServerThreads == false)
+    }
+
     @Test func coreInThisProcess() {
         let core = OpenBLAS.coreName
         if let user = ProcessInfo.processInfo.environment["OPENBLAS_CORETYPE"], !user.isEmpty {
