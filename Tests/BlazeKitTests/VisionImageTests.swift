@@ -166,6 +166,22 @@ import Testing
         #expect(throws: BlazeError.self) { try image.upright(as: .nv12(.video)) }
     }
 
+    /// Each packed format reads its own bytes as R, G, B, A (255 where it has none), in the crop
+    /// as in `uprightPixel`.
+    @Test func packedFormatsReadTheirChannelOrder() throws {
+        let cases: [(PixelFormat, [UInt8], (UInt8, UInt8, UInt8, UInt8))] = [
+            (.rgba8, [1, 2, 3, 4], (1, 2, 3, 4)), (.bgra8, [1, 2, 3, 4], (3, 2, 1, 4)),
+            (.argb8, [1, 2, 3, 4], (2, 3, 4, 1)), (.rgb8, [1, 2, 3], (1, 2, 3, 255)),
+            (.bgr8, [1, 2, 3], (3, 2, 1, 255))
+        ]
+        for (format, pixel, want) in cases {
+            let image = try VisionImage(copying: pixel + pixel, width: 2, height: 1, format: format)
+            #expect(image.uprightPixel(x: 1, y: 0) == want, "\(format)")
+            let crop = try image.toTensor(options: ImageToTensorOptions(width: 2, height: 1, outputRange: 0...255)).tensor
+            #expect(crop == [Float](repeating: 0, count: 2).flatMap { _ in [Float(want.0), Float(want.1), Float(want.2)] }, "\(format)")
+        }
+    }
+
     @Test func yuvFormulas() throws {
         func pixel(_ y: UInt8, _ u: UInt8, _ v: UInt8, _ range: YUVRange) throws -> (UInt8, UInt8, UInt8, UInt8) {
             try VisionImage(copying: [y, u, v], width: 1, height: 1, format: .i420(range)).uprightPixel(x: 0, y: 0)

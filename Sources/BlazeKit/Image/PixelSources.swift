@@ -18,16 +18,32 @@ extension PixelSource {
     }
 }
 
-/// Packed 8-bit formats: byte offsets of R, G, B (and A, or −1) inside a pixel.
-struct PackedSource: PixelSource {
+/// Where a packed 8-bit format keeps its channels: bytes per pixel and the byte offsets of R, G,
+/// B (and A, or −1). Static, so the crop's loop addresses the bytes with constant displacements
+/// instead of keeping five offsets in registers it lacks.
+protocol PackedLayout {
+    static var bytesPerPixel: Int { get }
+    static var r: Int { get }
+    static var g: Int { get }
+    static var b: Int { get }
+    static var a: Int { get }
+}
+
+enum RGBA8Layout: PackedLayout { static let bytesPerPixel = 4, r = 0, g = 1, b = 2, a = 3 }
+enum BGRA8Layout: PackedLayout { static let bytesPerPixel = 4, r = 2, g = 1, b = 0, a = 3 }
+enum ARGB8Layout: PackedLayout { static let bytesPerPixel = 4, r = 1, g = 2, b = 3, a = 0 }
+enum RGB8Layout: PackedLayout { static let bytesPerPixel = 3, r = 0, g = 1, b = 2, a = -1 }
+enum BGR8Layout: PackedLayout { static let bytesPerPixel = 3, r = 2, g = 1, b = 0, a = -1 }
+
+/// Packed 8-bit formats.
+struct PackedSource<Layout: PackedLayout>: PixelSource {
     let base: UnsafePointer<UInt8>
-    let stride: Int, bpp: Int
-    let r: Int, g: Int, b: Int, a: Int
+    let stride: Int
 
     @inline(__always)
     func rgba(_ x: Int, _ y: Int) -> SIMD4<Int32> {
-        let p = base + (y &* stride &+ x &* bpp)
-        return SIMD4(Int32(p[r]), Int32(p[g]), Int32(p[b]), a >= 0 ? Int32(p[a]) : 255)
+        let p = base + (y &* stride &+ x &* Layout.bytesPerPixel)
+        return SIMD4(Int32(p[Layout.r]), Int32(p[Layout.g]), Int32(p[Layout.b]), Layout.a >= 0 ? Int32(p[Layout.a]) : 255)
     }
 }
 
@@ -134,15 +150,13 @@ extension VisionImage {
         let planes = storage.planes
         let p0 = UnsafePointer(planes[0].base.assumingMemoryBound(to: UInt8.self))
         let s0 = planes[0].bytesPerRow
-        func packed(_ bpp: Int, _ r: Int, _ g: Int, _ b: Int, _ a: Int) -> PackedSource {
-            PackedSource(base: p0, stride: s0, bpp: bpp, r: r, g: g, b: b, a: a)
-        }
+        func packed<L: PackedLayout>(_: L.Type) -> PackedSource<L> { PackedSource(base: p0, stride: s0) }
         switch format {
-        case .rgba8: return visitor.visit(packed(4, 0, 1, 2, 3))
-        case .bgra8: return visitor.visit(packed(4, 2, 1, 0, 3))
-        case .argb8: return visitor.visit(packed(4, 1, 2, 3, 0))
-        case .rgb8: return visitor.visit(packed(3, 0, 1, 2, -1))
-        case .bgr8: return visitor.visit(packed(3, 2, 1, 0, -1))
+        case .rgba8: return visitor.visit(packed(RGBA8Layout.self))
+        case .bgra8: return visitor.visit(packed(BGRA8Layout.self))
+        case .argb8: return visitor.visit(packed(ARGB8Layout.self))
+        case .rgb8: return visitor.visit(packed(RGB8Layout.self))
+        case .bgr8: return visitor.visit(packed(BGR8Layout.self))
         case .gray8: return visitor.visit(GraySource(base: p0, stride: s0))
         case .nv12(let range), .nv21(let range):
             let c = UnsafePointer(planes[1].base.assumingMemoryBound(to: UInt8.self))
