@@ -122,7 +122,7 @@ extension ModelFile {
             case .float16:
                 for i in 0..<count {
                     let bits = UInt16(littleEndian: bytes.loadUnaligned(fromByteOffset: offset + 2 * i, as: UInt16.self))
-                    buffer[i] = Float(Float16(bitPattern: bits))
+                    buffer[i] = HalfWidening.float(bits)
                 }
             }
             initialized = count
