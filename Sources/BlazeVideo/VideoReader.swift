@@ -90,14 +90,24 @@ public final class VideoReader: FrameSource {
         guard st.st_mode & S_IFMT == S_IFCHR else {
             throw BlazeError(.invalidInput, "not a camera (a V4L2 camera is a character device such as /dev/video0)", context: device)
         }
-        _ = VideoReader.devicesRegistered
+        try VideoReader.devicesRegistered.get()
         guard let v4l2 = av_find_input_format("video4linux2") else {
             throw BlazeError(.unsupported, "this FFmpeg build has no video4linux2 input", context: device)
         }
         try self.init(url: device, inputFormat: v4l2, options: options, name: device)
     }
 
-    private static let devicesRegistered: Void = avdevice_register_all()
+    /// libavdevice, opened on the first camera and never closed: `avdevice_register_all` adds its
+    /// inputs to libavformat's list, where `av_find_input_format` finds V4L2.
+    private static let devicesRegistered: Result<Void, BlazeError> = {
+        let library = "libavdevice.so.\(LIBAVDEVICE_VERSION_MAJOR)"
+        guard let handle = dlopen(library, RTLD_NOW), let register = dlsym(handle, "avdevice_register_all") else {
+            let reason = dlerror().map { String(cString: $0) } ?? "not found"
+            return .failure(BlazeError(.unsupported, "cameras need FFmpeg's \(library) (Debian: libavdevice\(LIBAVDEVICE_VERSION_MAJOR)): \(reason)"))
+        }
+        unsafeBitCast(register, to: (@convention(c) () -> Void).self)()
+        return .success(())
+    }()
 
     private init(url: String, inputFormat: UnsafePointer<AVInputFormat>?, options: [String: String], name: String) throws {
         _ = quietFFmpegLogging

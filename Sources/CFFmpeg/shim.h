@@ -1,6 +1,7 @@
 // FFmpeg's demuxing, decoding, encoding, scaling and device headers (Debian: libavformat-dev,
 // libavcodec-dev, libavutil-dev, libswscale-dev, libavdevice-dev). BlazeVideo calls the libraries
-// from Swift; the only C here is the version adapters at the end.
+// from Swift; the only C here is the version adapters at the end. libavdevice is not linked (its
+// dependencies double the libraries every `blaze` start loads): VideoReader opens it for cameras.
 #include <libavformat/avformat.h>
 #include <libavcodec/avcodec.h>
 #include <libavdevice/avdevice.h>
