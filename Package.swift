@@ -80,7 +80,8 @@ let package = Package(
         .systemLibrary(
             name: "CFFmpeg",
             path: "Sources/CFFmpeg",
-            pkgConfig: "libavformat",
+            // libavutil's flags: the headers' folder and only the libraries linked (shim.h).
+            pkgConfig: "libavutil",
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev", "libavdevice-dev"])]
         ),
         .target(

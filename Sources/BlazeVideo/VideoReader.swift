@@ -90,66 +90,55 @@ public final class VideoReader: FrameSource {
         guard st.st_mode & S_IFMT == S_IFCHR else {
             throw BlazeError(.invalidInput, "not a camera (a V4L2 camera is a character device such as /dev/video0)", context: device)
         }
-        try VideoReader.devicesRegistered.get()
-        guard let v4l2 = av_find_input_format("video4linux2") else {
+        try FFmpegLibraries.openDevices()
+        guard let v4l2 = FF.av_find_input_format("video4linux2") else {
             throw BlazeError(.unsupported, "this FFmpeg build has no video4linux2 input", context: device)
         }
         try self.init(url: device, inputFormat: v4l2, options: options, name: device)
     }
 
-    /// libavdevice, opened on the first camera and never closed: `avdevice_register_all` adds its
-    /// inputs to libavformat's list, where `av_find_input_format` finds V4L2.
-    private static let devicesRegistered: Result<Void, BlazeError> = {
-        let library = "libavdevice.so.\(LIBAVDEVICE_VERSION_MAJOR)"
-        guard let handle = dlopen(library, RTLD_NOW), let register = dlsym(handle, "avdevice_register_all") else {
-            let reason = dlerror().map { String(cString: $0) } ?? "not found"
-            return .failure(BlazeError(.unsupported, "cameras need FFmpeg's \(library) (Debian: libavdevice\(LIBAVDEVICE_VERSION_MAJOR)): \(reason)"))
-        }
-        unsafeBitCast(register, to: (@convention(c) () -> Void).self)()
-        return .success(())
-    }()
-
     private init(url: String, inputFormat: UnsafePointer<AVInputFormat>?, options: [String: String], name: String) throws {
+        try FFmpegLibraries.open()
         _ = quietFFmpegLogging
         self.name = name
         var dictionary: OpaquePointer?
         for (key, value) in options { av_dict_set(&dictionary, key, value, 0) }
         defer { av_dict_free(&dictionary) }
         var context: UnsafeMutablePointer<AVFormatContext>?
-        var status = avformat_open_input(&context, url, inputFormat, &dictionary)
+        var status = FF.avformat_open_input(&context, url, inputFormat, &dictionary)
         guard status >= 0, let context else {
             throw BlazeError(.invalidInput, "cannot open as a video: \(ffmpegMessage(status))", context: name)
         }
         format = context
-        status = avformat_find_stream_info(context, nil)
+        status = FF.avformat_find_stream_info(context, nil)
         guard status >= 0 else {
-            avformat_close_input(&format)
+            FF.avformat_close_input(&format)
             throw BlazeError(.invalidInput, "cannot read the stream layout: \(ffmpegMessage(status))", context: name)
         }
         var decoder: UnsafePointer<AVCodec>?
-        let index = av_find_best_stream(context, AVMEDIA_TYPE_VIDEO, -1, -1, &decoder, 0)
+        let index = FF.av_find_best_stream(context, AVMEDIA_TYPE_VIDEO, -1, -1, &decoder, 0)
         guard index >= 0, let stream = context.pointee.streams[Int(index)] else {
-            avformat_close_input(&format)
+            FF.avformat_close_input(&format)
             let reason = index == FFmpegCode.decoderNotFound ? "its video codec has no decoder in this FFmpeg build" : "no video stream"
             throw BlazeError(index == FFmpegCode.decoderNotFound ? .unsupported : .invalidInput, reason, context: name)
         }
         streamIndex = index
         timeBase = stream.pointee.time_base
-        guard let decoder, let codecContext = avcodec_alloc_context3(decoder) else {
-            avformat_close_input(&format)
+        guard let decoder, let codecContext = FF.avcodec_alloc_context3(decoder) else {
+            FF.avformat_close_input(&format)
             throw BlazeError(.unsupported, "no decoder for this video codec", context: name)
         }
         codec = codecContext
-        avcodec_parameters_to_context(codecContext, stream.pointee.codecpar)
+        status = FF.avcodec_parameters_to_context(codecContext, stream.pointee.codecpar)
         // One decoding thread: the detectors have the cores, and `FramePrefetcher` overlaps this one.
         codecContext.pointee.thread_count = 1
-        status = avcodec_open2(codecContext, decoder, nil)
+        if status >= 0 { status = FF.avcodec_open2(codecContext, decoder, nil) }
         guard status >= 0 else {
-            avcodec_free_context(&codec)
-            avformat_close_input(&format)
+            FF.avcodec_free_context(&codec)
+            FF.avformat_close_input(&format)
             throw BlazeError(.unsupported, "cannot open the \(String(cString: decoder.pointee.name)) decoder: \(ffmpegMessage(status))", context: name)
         }
-        packet = av_packet_alloc()
+        packet = FF.av_packet_alloc()
         frame = av_frame_alloc()
         let parameters = stream.pointee.codecpar.pointee
         guard parameters.width > 0, parameters.height > 0 else {
@@ -181,14 +170,14 @@ public final class VideoReader: FrameSource {
         packet: inout UnsafeMutablePointer<AVPacket>?, frame: inout UnsafeMutablePointer<AVFrame>?
     ) {
         av_frame_free(&frame)
-        av_packet_free(&packet)
-        avcodec_free_context(&codec)
-        avformat_close_input(&format)
+        FF.av_packet_free(&packet)
+        FF.avcodec_free_context(&codec)
+        FF.avformat_close_input(&format)
     }
 
     /// The orientation that shows the stored frames upright, from the stream's display matrix.
     static func displayOrientation(of stream: UnsafeMutablePointer<AVStream>) -> ImageOrientation {
-        guard let matrix = blaze_stream_display_matrix(stream) else { return .up }
+        guard let matrix = blaze_stream_display_matrix(FF.sideData, stream) else { return .up }
         let counterClockwise = av_display_rotation_get(matrix)
         guard counterClockwise.isFinite else { return .up }
         // The display matrix turns the stored picture counter-clockwise by this angle to show it.
@@ -203,7 +192,7 @@ public final class VideoReader: FrameSource {
     public func nextFrame() throws -> VideoFrame? {
         guard !finished, let codec, let frame, let packet, let format else { return nil }
         while true {
-            let received = avcodec_receive_frame(codec, frame)
+            let received = FF.avcodec_receive_frame(codec, frame)
             if received == 0 {
                 defer { av_frame_unref(frame) }
                 return try makeFrame(frame)
@@ -223,16 +212,16 @@ public final class VideoReader: FrameSource {
                 try checkComplete()
                 return nil
             }
-            let read = av_read_frame(format, packet)
+            let read = FF.av_read_frame(format, packet)
             if read < 0 {
                 if read != FFmpegCode.endOfFile { readFailure = ffmpegMessage(read) }
                 flushing = true
-                avcodec_send_packet(codec, nil)
+                _ = FF.avcodec_send_packet(codec, nil)
                 continue
             }
-            defer { av_packet_unref(packet) }
+            defer { FF.av_packet_unref(packet) }
             guard packet.pointee.stream_index == streamIndex else { continue }
-            let sent = avcodec_send_packet(codec, packet)
+            let sent = FF.avcodec_send_packet(codec, packet)
             if sent < 0 && sent != FFmpegCode.again { damagedPackets += 1 }
         }
     }

@@ -31,6 +31,7 @@ public final class VideoWriter {
     /// 30000/1001). Throws `.invalidInput` for a bad size, rate or extension, `.unsupported` when
     /// no encoder fits, `.io` when the folder is not writable.
     public init(path: String, width: Int, height: Int, framesPerSecondNumerator: Int = 30, framesPerSecondDenominator: Int = 1) throws {
+        try FFmpegLibraries.open()
         _ = quietFFmpegLogging
         guard (2...16384).contains(width), (2...16384).contains(height) else {
             throw BlazeError(.invalidInput, "a video frame must be 2…16384 pixels a side, got \(width)×\(height)", context: path)
@@ -48,7 +49,7 @@ public final class VideoWriter {
         temporaryPath = url.deletingLastPathComponent().appendingPathComponent(".\(url.deletingPathExtension().lastPathComponent).partial-\(getpid()).\(ext)").path
 
         var context: UnsafeMutablePointer<AVFormatContext>?
-        guard avformat_alloc_output_context2(&context, nil, nil, path) >= 0, let context else {
+        guard FF.avformat_alloc_output_context2(&context, nil, nil, path) >= 0, let context else {
             throw BlazeError(.invalidInput, "no video container for the extension '.\(ext)' (use .mp4, .mkv, .webm, .mov or .avi)", context: path)
         }
         output = context
@@ -56,18 +57,18 @@ public final class VideoWriter {
         let candidates = ext == "webm" ? ["libvpx-vp9", "libvpx"] : ["libx264", "mpeg4"]
         var chosen: UnsafePointer<AVCodec>?
         for name in candidates {
-            if let codec = avcodec_find_encoder_by_name(name), avformat_query_codec(containerFormat, codec.pointee.id, FF_COMPLIANCE_NORMAL) == 1 {
+            if let codec = FF.avcodec_find_encoder_by_name(name), FF.avformat_query_codec(containerFormat, codec.pointee.id, FF_COMPLIANCE_NORMAL) == 1 {
                 chosen = codec
                 break
             }
         }
-        guard let codec = chosen ?? avcodec_find_encoder(containerFormat.pointee.video_codec) else {
-            avformat_free_context(context); output = nil
+        guard let codec = chosen ?? FF.avcodec_find_encoder(containerFormat.pointee.video_codec) else {
+            FF.avformat_free_context(context); output = nil
             throw BlazeError(.unsupported, "this FFmpeg build has no video encoder for .\(ext)", context: path)
         }
         encoderName = String(cString: codec.pointee.name)
-        guard let encoderContext = avcodec_alloc_context3(codec) else {
-            avformat_free_context(context); output = nil
+        guard let encoderContext = FF.avcodec_alloc_context3(codec) else {
+            FF.avformat_free_context(context); output = nil
             throw BlazeError(.io, "FFmpeg could not allocate an encoder", context: path)
         }
         encoder = encoderContext
@@ -93,32 +94,36 @@ public final class VideoWriter {
         if containerFormat.pointee.flags & AVFMT_GLOBALHEADER != 0 {
             encoderContext.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER
         }
-        var status = avcodec_open2(encoderContext, codec, nil)
+        var status = FF.avcodec_open2(encoderContext, codec, nil)
         guard status >= 0 else {
             release()
             throw BlazeError(.unsupported, "cannot open the \(encoderName) encoder: \(ffmpegMessage(status))", context: path)
         }
-        guard let newStream = avformat_new_stream(context, nil) else {
+        guard let newStream = FF.avformat_new_stream(context, nil) else {
             release()
             throw BlazeError(.io, "FFmpeg could not add a stream", context: path)
         }
         stream = newStream
-        avcodec_parameters_from_context(newStream.pointee.codecpar, encoderContext)
+        status = FF.avcodec_parameters_from_context(newStream.pointee.codecpar, encoderContext)
+        guard status >= 0 else {
+            release()
+            throw BlazeError(.io, "FFmpeg could not describe the stream: \(ffmpegMessage(status))", context: path)
+        }
         newStream.pointee.time_base = encoderContext.pointee.time_base
         newStream.pointee.avg_frame_rate = encoderContext.pointee.framerate
-        status = avio_open(&context.pointee.pb, temporaryPath, AVIO_FLAG_WRITE)
+        status = FF.avio_open(&context.pointee.pb, temporaryPath, AVIO_FLAG_WRITE)
         guard status >= 0 else {
             release()
             throw BlazeError(.io, "cannot write here: \(ffmpegMessage(status))", context: path)
         }
-        status = avformat_write_header(context, nil)
+        status = FF.avformat_write_header(context, nil)
         guard status >= 0 else {
             release()
             unlink(temporaryPath)
             throw BlazeError(.io, "cannot start the \(String(cString: containerFormat.pointee.name)) file: \(ffmpegMessage(status))", context: path)
         }
         picture = av_frame_alloc()
-        packet = av_packet_alloc()
+        packet = FF.av_packet_alloc()
         guard let picture, packet != nil else { release(); unlink(temporaryPath); throw BlazeError(.io, "FFmpeg could not allocate a frame", context: path) }
         picture.pointee.width = Int32(width)
         picture.pointee.height = Int32(height)
@@ -165,8 +170,8 @@ public final class VideoWriter {
         guard !finished else { return }
         try encode(nil)
         guard let output else { return }
-        let status = av_write_trailer(output)
-        let closed = avio_closep(&output.pointee.pb)
+        let status = FF.av_write_trailer(output)
+        let closed = FF.avio_closep(&output.pointee.pb)
         finished = true
         release()
         guard status >= 0, closed >= 0 else {
@@ -182,15 +187,15 @@ public final class VideoWriter {
 
     private func encode(_ frame: UnsafeMutablePointer<AVFrame>?) throws {
         guard let encoder, let packet, let output, let stream else { return }
-        var status = avcodec_send_frame(encoder, frame)
+        var status = FF.avcodec_send_frame(encoder, frame)
         guard status >= 0 else { throw BlazeError(.io, "the encoder refused a frame: \(ffmpegMessage(status))", context: path) }
         while true {
-            status = avcodec_receive_packet(encoder, packet)
+            status = FF.avcodec_receive_packet(encoder, packet)
             if status == FFmpegCode.again || status == FFmpegCode.endOfFile { return }
             guard status >= 0 else { throw BlazeError(.io, "encoding failed: \(ffmpegMessage(status))", context: path) }
-            av_packet_rescale_ts(packet, encoder.pointee.time_base, stream.pointee.time_base)
+            FF.av_packet_rescale_ts(packet, encoder.pointee.time_base, stream.pointee.time_base)
             packet.pointee.stream_index = stream.pointee.index
-            status = av_interleaved_write_frame(output, packet)
+            status = FF.av_interleaved_write_frame(output, packet)
             guard status >= 0 else { throw BlazeError(.io, "cannot write: \(ffmpegMessage(status))", context: path) }
         }
     }
@@ -199,11 +204,11 @@ public final class VideoWriter {
         blaze_sws_freeContext(scaler)
         scaler = nil
         av_frame_free(&picture)
-        av_packet_free(&packet)
-        avcodec_free_context(&encoder)
+        FF.av_packet_free(&packet)
+        FF.avcodec_free_context(&encoder)
         if let output {
-            if output.pointee.pb != nil { avio_closep(&output.pointee.pb) }
-            avformat_free_context(output)
+            if output.pointee.pb != nil { _ = FF.avio_closep(&output.pointee.pb) }
+            FF.avformat_free_context(output)
         }
         output = nil
     }

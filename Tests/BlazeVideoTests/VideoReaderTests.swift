@@ -2,7 +2,7 @@ import BlazeEngine
 import BlazeImageIO
 import BlazeKit
 import BlazeTestSupport
-import BlazeVideo
+@testable import BlazeVideo
 import Foundation
 import Testing
 
@@ -85,6 +85,15 @@ struct VideoReaderTests {
         #expect(unknown?.kind == .unsupported)
         try Data(repeating: 0, count: 0).write(to: scratch.url.appendingPathComponent("empty.mkv"))
         #expect(throws: BlazeError.self) { try VideoReader(path: scratch.path("empty.mkv")) }
+    }
+
+    /// A library FFmpeg's headers name but the machine lacks is an `.unsupported` error naming
+    /// it and its Debian package (video opens libavformat and libavcodec at run time).
+    @Test func missingFFmpegLibraryIsACleanError() throws {
+        let error = try #require(FFmpegLibraries.open("libblaze-missing", major: 7))
+        #expect(error.kind == .unsupported)
+        #expect(error.description.contains("libblaze-missing.so.7") && error.description.contains("Debian: libblaze-missing7"), "\(error)")
+        #expect(throws: Never.self) { try FFmpegLibraries.open() }
     }
 
     @Test func camerasThatDoNotExistAreCleanErrors() throws {
