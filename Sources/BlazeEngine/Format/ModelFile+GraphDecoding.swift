@@ -120,9 +120,11 @@ extension ModelFile {
                     }
                 #endif
             case .float16:
+                // Raw pointers: LLVM vectorises this loop; with the buffers' subscripts it stayed scalar.
+                let source = bytes.baseAddress! + offset
+                let out = buffer.baseAddress!
                 for i in 0..<count {
-                    let bits = UInt16(littleEndian: bytes.loadUnaligned(fromByteOffset: offset + 2 * i, as: UInt16.self))
-                    buffer[i] = HalfWidening.float(bits)
+                    out[i] = HalfWidening.float(UInt16(littleEndian: source.loadUnaligned(fromByteOffset: 2 &* i, as: UInt16.self)))
                 }
             }
             initialized = count

@@ -22,6 +22,17 @@ import Testing
         #expect(mismatches.isEmpty, "\(mismatches.count) patterns differ, first \(mismatches.prefix(8).map { String($0, radix: 16) })")
     }
 
+    /// The model reader's fp16 loop (vectorised by LLVM), at a blob offset, against `float`.
+    @Test func modelReaderWidensEveryPattern() {
+        let offset = 64
+        var bytes = [UInt8](repeating: 0xEE, count: offset)
+        for v in UInt16.min...UInt16.max { bytes += [UInt8(v & 0xFF), UInt8(v >> 8)] }
+        let count = 65536 - 3  // a tail the vector loop leaves
+        let widened = bytes.withUnsafeBytes { ModelFile.loadFloats($0, at: offset, count: count, storage: .float16) }
+        let wrong = (0..<count).filter { widened[$0].bitPattern != HalfWidening.float(UInt16($0)).bitPattern }
+        #expect(widened.count == count && wrong.isEmpty, "\(wrong.count) differ, first \(wrong.prefix(4))")
+    }
+
     @Test func handPickedValues() {
         #expect(HalfWidening.float(0x3C00) == 1)
         #expect(HalfWidening.float(0xC000) == -2)
