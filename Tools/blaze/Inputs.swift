@@ -35,6 +35,16 @@ enum InputSpec: Sendable {
     /// Whether inputs are frames in order (video, camera) rather than independent images.
     var isVideo: Bool { if case .images = self { false } else { true } }
 
+    /// The number of images when the command line names each one (no folder, no path list).
+    var namedImageCount: Int? {
+        guard case .images(let paths, nil) = self else { return nil }
+        for path in paths where path != "-" {
+            var st = stat()
+            if stat(path, &st) == 0, st.st_mode & S_IFMT == S_IFDIR { return nil }
+        }
+        return paths.count
+    }
+
     /// Expands folders into their image files (recursively, following symbolic links, each folder
     /// once, sorted by path); plain paths pass through unchanged (a missing file is reported when
     /// it is read). `problems` lists what could not be walked: an unreadable folder or entry, a
@@ -159,8 +169,9 @@ let commonFlags: Set<String> = ["--json", "--progress", "--no-progress"]
 /// What `blaze faces` and `blaze hands` parse alike: the inputs and how to run over them.
 struct RunSettings: Sendable {
     let inputs: InputSpec
-    /// Workers for images (`--jobs`, default every core); 1 for video and camera frames, which go
-    /// in order, and when `oneByOne` (face tracking: IDs depend on the order of the images).
+    /// Workers for images (`--jobs`, default every core, at most one per named image); 1 for
+    /// video and camera frames, which go in order, and when `oneByOne` (face tracking: IDs depend
+    /// on the order of the images). With one worker the detectors use every core themselves.
     let jobs: Int
     let maxFrames: Int?
     let annotatePath: String?
@@ -174,7 +185,7 @@ struct RunSettings: Sendable {
             guard let n = Int(text), (1...1024).contains(n) else { throw UsageError("--jobs expects an integer in 1…1024, got '\(text)'") }
             jobs = n
         }
-        self.jobs = inputs.isVideo || oneByOne ? 1 : jobs
+        self.jobs = inputs.isVideo || oneByOne ? 1 : ParallelBatch.jobs(forInputs: inputs.namedImageCount, requested: jobs)
         if let text = arguments.value("--max-frames") {
             guard let n = Int(text), n >= 1 else { throw UsageError("--max-frames expects a positive integer, got '\(text)'") }
             maxFrames = n

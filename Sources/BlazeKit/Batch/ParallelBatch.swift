@@ -28,6 +28,14 @@ public struct ParallelBatch: Sendable {
     /// Every core this process may use.
     public static var defaultJobs: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
 
+    /// Workers for `inputCount` inputs (nil: not known, a stream): `requested`, but never more
+    /// than there are inputs. With one worker left, give the detector every core instead
+    /// (`numThreads` / `threadCount` unset): one image gains nothing from the batch's threads.
+    public static func jobs(forInputs inputCount: Int?, requested: Int = defaultJobs) -> Int {
+        guard let inputCount else { return max(1, requested) }
+        return max(1, min(requested, inputCount))
+    }
+
     /// `jobs` workers (default: every core) and a reorder window of `window` inputs (default
     /// 4 × jobs). Throws `invalidInput` when `jobs` is below 1 or `window` below `jobs`.
     public init(jobs: Int = ParallelBatch.defaultJobs, window: Int? = nil) throws {

@@ -21,6 +21,18 @@ struct ParallelBatchTests {
         var maximum: Int { lock.lock(); defer { lock.unlock() }; return peak }
     }
 
+    /// Never more workers than inputs; a stream (unknown count) gets what was asked.
+    @Test func jobsForAKnownNumberOfInputs() {
+        #expect(ParallelBatch.jobs(forInputs: 1, requested: 8) == 1)
+        #expect(ParallelBatch.jobs(forInputs: 3, requested: 8) == 3)
+        #expect(ParallelBatch.jobs(forInputs: 20, requested: 8) == 8)
+        #expect(ParallelBatch.jobs(forInputs: nil, requested: 8) == 8)
+        #expect(ParallelBatch.jobs(forInputs: 0, requested: 8) == 1)
+        #expect(ParallelBatch.jobs(forInputs: 5, requested: 0) == 1)
+        #expect(ParallelBatch.jobs(forInputs: 1) == 1)
+        #expect(ParallelBatch.jobs(forInputs: nil) == ParallelBatch.defaultJobs)
+    }
+
     @Test(arguments: [(1, nil), (2, nil), (3, 3), (4, 17), (8, 9)] as [(Int, Int?)])
     func resultsComeInInputOrderWithTheirErrors(jobs: Int, window: Int?) throws {
         let batch = try ParallelBatch(jobs: jobs, window: window)
