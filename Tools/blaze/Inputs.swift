@@ -35,9 +35,11 @@ enum InputSpec: Sendable {
     /// Whether inputs are frames in order (video, camera) rather than independent images.
     var isVideo: Bool { if case .images = self { false } else { true } }
 
-    /// The number of images when the command line names each one (no folder, no path list).
-    var namedImageCount: Int? {
-        guard case .images(let paths, nil) = self else { return nil }
+    /// The number of images when the command line names each one (no folder, no path list) and
+    /// they are fewer than `limit`; nil otherwise. At least `limit` paths give at least `limit`
+    /// images, so they are not looked at (`expand` reads them later).
+    func namedImageCount(below limit: Int) -> Int? {
+        guard case .images(let paths, nil) = self, paths.count < limit else { return nil }
         for path in paths where path != "-" {
             var st = stat()
             if stat(path, &st) == 0, st.st_mode & S_IFMT == S_IFDIR { return nil }
@@ -185,7 +187,7 @@ struct RunSettings: Sendable {
             guard let n = Int(text), (1...1024).contains(n) else { throw UsageError("--jobs expects an integer in 1…1024, got '\(text)'") }
             jobs = n
         }
-        self.jobs = inputs.isVideo || oneByOne ? 1 : ParallelBatch.jobs(forInputs: inputs.namedImageCount, requested: jobs)
+        self.jobs = inputs.isVideo || oneByOne ? 1 : ParallelBatch.jobs(forInputs: inputs.namedImageCount(below: jobs), requested: jobs)
         if let text = arguments.value("--max-frames") {
             guard let n = Int(text), n >= 1 else { throw UsageError("--max-frames expects a positive integer, got '\(text)'") }
             maxFrames = n
