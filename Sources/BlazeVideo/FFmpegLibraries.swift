@@ -6,8 +6,8 @@ import Foundation
 /// hundred-odd libraries they depend on they made up most of a `blaze` start, for images too.
 /// libavdevice is opened for the first camera. Never closed.
 enum FFmpegLibraries {
-    /// libavcodec before libavformat, which depends on it; `RTLD_GLOBAL`, so `FF`'s look-ups in
-    /// the process's global scope find their functions.
+    /// libavcodec before libavformat, which depends on it; `RTLD_GLOBAL`, so `FF`'s look-ups
+    /// (`ProcessSymbols`) find their functions.
     private static let opened: Result<Void, BlazeError> = {
         for (stem, major) in [("libavcodec", LIBAVCODEC_VERSION_MAJOR), ("libavformat", LIBAVFORMAT_VERSION_MAJOR)] {
             if let failure = open(stem, major: major) { return .failure(failure) }
@@ -43,7 +43,7 @@ enum FFmpegLibraries {
     static func function<T>(_ name: String) -> T {
         // Reached only after `open()` succeeded: a library of the headers' major version exports
         // every function those headers declare.
-        guard let process = dlopen(nil, RTLD_NOW), let address = dlsym(process, name) else {
+        guard let address = ProcessSymbols.address(of: name) else {
             preconditionFailure("FFmpeg's \(name) is not in the opened libraries")
         }
         return unsafeBitCast(address, to: T.self)

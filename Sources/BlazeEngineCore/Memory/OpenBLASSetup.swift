@@ -79,7 +79,7 @@ public enum OpenBLAS {
     /// such server (a serial or OpenMP build, or a static link without the symbol).
     package static var hasServerThreads: Bool? {
         ensureConfigured()
-        guard let flag = symbol("blas_server_avail") else { return nil }
+        guard let flag = ProcessSymbols.address(of: "blas_server_avail") else { return nil }
         return flag.load(as: Int32.self) != 0
     }
 
@@ -87,14 +87,8 @@ public enum OpenBLAS {
     /// too). Looked up at run time: serial builds do not export it. A later
     /// `openblas_set_num_threads` from elsewhere in the process starts them again.
     private static func stopServerThreads() {
-        guard let shutdown = symbol("blas_thread_shutdown_") else { return }
+        guard let shutdown = ProcessSymbols.address(of: "blas_thread_shutdown_") else { return }
         _ = unsafeBitCast(shutdown, to: (@convention(c) () -> Int32).self)()
-    }
-
-    /// `name` in the process's global symbol scope, where the linked OpenBLAS is.
-    private static func symbol(_ name: String) -> UnsafeMutableRawPointer? {
-        guard let process = dlopen(nil, RTLD_NOW) else { return nil }
-        return dlsym(process, name)
     }
 
     /// AVX-512F per CPUID (`CPUInfo.hasAVX512F`, the same detection the kernel levels use).
